@@ -1,0 +1,129 @@
+// A socket client for the CLI and the UI: requests with ids, replies matched to them, pushed messages to a listener.
+import net from 'node:net';
+import { ApiError, type ErrorCode } from './protocol.js';
+
+export class NotRunningError extends Error {
+  constructor(readonly socket: string, cause?: string) {
+    super(`no castellan server is running on ${socket}${cause ? ` (${cause})` : ''}`);
+  }
+}
+
+export type Pushed = Record<string, unknown>;
+
+export class ApiClient {
+  private seq = 0;
+  private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer?: NodeJS.Timeout }>();
+  private readonly listeners = new Set<(msg: Pushed) => void>();
+  private readonly closeListeners = new Set<() => void>();
+  private buf = '';
+  closed = false;
+
+  private constructor(private readonly sock: net.Socket) {
+    sock.setEncoding('utf8');
+    sock.on('data', (chunk: string) => this.onData(chunk));
+    sock.on('close', () => this.onClose());
+    sock.on('error', () => {
+      /* surfaced through close */
+    });
+  }
+
+  static connect(path: string, timeoutMs = 2000): Promise<ApiClient> {
+    return new Promise((resolve, reject) => {
+      const sock = net.connect(path);
+      const t = setTimeout(() => {
+        sock.destroy();
+        reject(new NotRunningError(path, 'connect timed out'));
+      }, timeoutMs);
+      sock.once('connect', () => {
+        clearTimeout(t);
+        resolve(new ApiClient(sock));
+      });
+      sock.once('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(t);
+        reject(e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? new NotRunningError(path) : e);
+      });
+    });
+  }
+
+  private onData(chunk: string): void {
+    this.buf += chunk;
+    let i: number;
+    while ((i = this.buf.indexOf('\n')) !== -1) {
+      const line = this.buf.slice(0, i);
+      this.buf = this.buf.slice(i + 1);
+      if (!line.trim()) continue;
+      let msg: Pushed;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const id = msg.id;
+      if ((typeof id === 'string' || typeof id === 'number') && ('result' in msg || 'error' in msg) && this.pending.has(String(id))) {
+        const p = this.pending.get(String(id))!;
+        this.pending.delete(String(id));
+        if (p.timer) clearTimeout(p.timer);
+        if ('error' in msg) {
+          const err = msg.error as { code: ErrorCode; message: string; data?: unknown };
+          p.reject(new ApiError(err.code, err.message, err.data));
+        } else p.resolve(msg.result);
+        continue;
+      }
+      for (const l of this.listeners) l(msg);
+    }
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pending.values()) {
+      if (p.timer) clearTimeout(p.timer);
+      p.reject(new ApiError('shutting_down', 'connection to the server closed'));
+    }
+    this.pending.clear();
+    for (const l of this.closeListeners) l();
+  }
+
+  /** Sends a request and resolves with its result; rejects with ApiError on an error reply or timeout. */
+  request<T = unknown>(method: string, params?: unknown, opts: { timeoutMs?: number; id?: string } = {}): Promise<T> {
+    if (this.closed) return Promise.reject(new ApiError('shutting_down', 'connection to the server closed'));
+    const id = opts.id ?? String(++this.seq);
+    return new Promise<T>((resolve, reject) => {
+      const entry: { resolve(v: unknown): void; reject(e: Error): void; timer?: NodeJS.Timeout } = { resolve: resolve as (v: unknown) => void, reject };
+      if (opts.timeoutMs) {
+        entry.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new ApiError('timeout', `${method}: no reply within ${opts.timeoutMs} ms`));
+        }, opts.timeoutMs);
+      }
+      this.pending.set(id, entry);
+      this.sock.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+
+  /** Fire-and-forget (no id, no reply): used for the UI's input stream. */
+  notify(method: string, params?: unknown): void {
+    if (!this.closed) this.sock.write(JSON.stringify({ method, params }) + '\n');
+  }
+
+  /** Next request id this client would use (for tagging subscriptions). */
+  nextId(): string {
+    return String(++this.seq);
+  }
+
+  onMessage(cb: (msg: Pushed) => void): () => void {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  }
+
+  onClosed(cb: () => void): void {
+    if (this.closed) queueMicrotask(cb);
+    else this.closeListeners.add(cb);
+  }
+
+  close(): void {
+    this.sock.end();
+    this.sock.destroy();
+    this.onClose();
+  }
+}

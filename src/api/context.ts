@@ -1,0 +1,68 @@
+// What socket methods may use: the session's surface (implemented by the server) and the calling connection.
+import type { AnyAction } from '../core/actions.js';
+import type { StampedEvent } from '../core/events.js';
+import type { ReduceResult } from '../core/reducer.js';
+import type { State } from '../core/types.js';
+
+export interface Connection {
+  readonly id: string;
+  /** Pushes one message (a line of JSON) to the peer; returns false when the peer is slow (backpressure). */
+  send(msg: unknown): boolean;
+  onClose(cb: () => void): void;
+  readonly closed: boolean;
+  /** The UI client this connection carries, once `client.attach` succeeded. */
+  clientId?: string;
+  /** Unix credentials of the peer, when known. */
+  peer?: { uid?: number; pid?: number };
+  /** Event streams started on this connection, by the id of their events.subscribe request. */
+  readonly subscriptions: Map<string | number, () => void>;
+}
+
+export interface PaneRuntimeInfo {
+  pid?: number;
+  foreground?: string;
+  cols: number;
+  rows: number;
+  cwd?: string;
+}
+
+export interface EventFilter {
+  types?: string[];
+  panes?: string[];
+}
+
+export interface SessionApi {
+  readonly version: string;
+  readonly session: string;
+  readonly startedAt: number;
+  readonly socketPath: string;
+  state(): State;
+  /** Runs an action through the reducer; throws ApiError when the reducer refuses it. */
+  dispatch(action: AnyAction, opts?: { client?: string }): ReduceResult;
+  paneInfo(pane: string): PaneRuntimeInfo | undefined;
+  readPane(pane: string, opts: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[];
+  writePane(pane: string, data: string, opts?: { paste?: boolean }): void;
+  subscribe(filter: EventFilter, cb: (e: StampedEvent) => void): () => void;
+  /** Emits a non-reducer event (hooks, governance) to subscribers. */
+  emit(e: { type: string; [k: string]: unknown }): void;
+  attach(conn: Connection, params: { cols: number; rows: number; term?: string; window?: string }): Promise<Record<string, unknown>>;
+  detach(clientId: string, reason: string): void;
+  clientInput(clientId: string, msg: ClientInput): void;
+  clientResize(clientId: string, cols: number, rows: number): void;
+  clientAction(clientId: string, action: AnyAction): ReduceResult;
+  reloadConfig(): { diagnostics: unknown[] };
+  shutdown(reason: string): void;
+}
+
+export type ClientInput =
+  | { kind: 'data'; data: string }
+  | { kind: 'paste'; text: string }
+  | { kind: 'mouse'; action: 'press' | 'release' | 'move' | 'wheel-up' | 'wheel-down'; button: number; x: number; y: number; shift?: boolean; meta?: boolean; ctrl?: boolean }
+  | { kind: 'focus'; focused: boolean };
+
+export interface MethodContext {
+  session: SessionApi;
+  conn: Connection;
+  /** Id of the request being handled (absent for notifications). */
+  requestId?: string | number;
+}

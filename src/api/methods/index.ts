@@ -1,0 +1,61 @@
+// The table of socket methods: one module each; the dispatcher, the CLI and `api schema` read it.
+import type { MethodDef } from '../define-method.js';
+import clientAction from './client-action.js';
+import clientAttach from './client-attach.js';
+import clientDetach from './client-detach.js';
+import clientInput from './client-input.js';
+import clientResize from './client-resize.js';
+import configReload from './config-reload.js';
+import eventsSubscribe from './events-subscribe.js';
+import eventsUnsubscribe from './events-unsubscribe.js';
+import eventsWait from './events-wait.js';
+import paneClose from './pane-close.js';
+import paneFocus from './pane-focus.js';
+import paneGet from './pane-get.js';
+import paneList from './pane-list.js';
+import paneRead from './pane-read.js';
+import paneRename from './pane-rename.js';
+import paneReportAgent from './pane-report-agent.js';
+import paneResetAgent from './pane-reset-agent.js';
+import paneSendKeys from './pane-send-keys.js';
+import paneSendText from './pane-send-text.js';
+import paneSplit from './pane-split.js';
+import ping from './ping.js';
+import serverStop from './server-stop.js';
+import windowClose from './window-close.js';
+import windowList from './window-list.js';
+import windowNew from './window-new.js';
+import windowRename from './window-rename.js';
+import windowSelect from './window-select.js';
+
+export const METHODS: MethodDef[] = [
+  ping,
+  serverStop,
+  paneList,
+  paneGet,
+  paneSplit,
+  paneClose,
+  paneFocus,
+  paneRename,
+  paneSendText,
+  paneSendKeys,
+  paneRead,
+  paneReportAgent,
+  paneResetAgent,
+  windowList,
+  windowNew,
+  windowSelect,
+  windowRename,
+  windowClose,
+  eventsSubscribe,
+  eventsUnsubscribe,
+  eventsWait,
+  configReload,
+  clientAttach,
+  clientInput,
+  clientResize,
+  clientAction,
+  clientDetach,
+] as MethodDef[];
+
+export const METHOD_TABLE: ReadonlyMap<string, MethodDef> = new Map(METHODS.map((m) => [m.name, m]));

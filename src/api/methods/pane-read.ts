@@ -1,0 +1,22 @@
+// pane.read: the visible screen, or the last N lines of scrollback, plain or with colours.
+import { z } from 'zod';
+import { paneIdSchema } from '../../core/actions.js';
+import { defineMethod } from '../define-method.js';
+
+export default defineMethod({
+  name: 'pane.read',
+  description: 'Read a pane: `source: "screen"` (default) is the visible screen; `"scrollback"` is history plus screen. `lines` keeps the last N lines; `ansi: true` keeps colours as SGR sequences.',
+  params: z
+    .object({
+      pane_id: paneIdSchema,
+      source: z.enum(['screen', 'scrollback']).default('screen'),
+      lines: z.number().int().min(1).max(1_000_000).optional(),
+      ansi: z.boolean().default(false),
+    })
+    .strict(),
+  result: z.object({ pane_id: z.string(), lines: z.array(z.string()), text: z.string() }),
+  handler: ({ session }, p) => {
+    const lines = session.readPane(p.pane_id, { lines: p.lines, ansi: p.ansi, source: p.source === 'scrollback' ? 'all' : 'screen' });
+    return { pane_id: p.pane_id, lines, text: lines.join('\n') };
+  },
+});

@@ -1,0 +1,57 @@
+// The wire protocol: newline-delimited JSON requests, replies, notifications and error codes.
+import { z } from 'zod';
+
+export const PROTOCOL_VERSION = 1;
+/** Longest request line the server accepts; longer lines get `line_too_long` and are discarded. */
+export const MAX_LINE_BYTES = 4 * 1024 * 1024;
+
+export const ERROR_CODES = [
+  'parse_error',
+  'invalid_request',
+  'unknown_method',
+  'invalid_params',
+  'line_too_long',
+  'pane_not_found',
+  'window_not_found',
+  'no_space',
+  'not_allowed',
+  'limit_exceeded',
+  'not_attached',
+  'timeout',
+  'pane_gone',
+  'internal_error',
+  'shutting_down',
+  'denied',
+] as const;
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+export const requestSchema = z.object({
+  id: z.union([z.string().max(200), z.number()]).optional(),
+  method: z.string().min(1).max(100),
+  params: z.unknown().optional(),
+});
+export type Request = z.infer<typeof requestSchema>;
+
+export interface ErrorReply {
+  id: string | number | null;
+  error: { code: ErrorCode; message: string; data?: unknown };
+}
+export interface ResultReply {
+  id: string | number;
+  result: unknown;
+}
+
+export class ApiError extends Error {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+/** One readable message out of zod issues: `pane_id: expected string`. */
+export function formatZodError(e: z.ZodError): string {
+  return e.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+}

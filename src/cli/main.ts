@@ -1,0 +1,122 @@
+// CLI entry: global flags, command lookup in the table, and the mapping of errors to exit codes.
+import { parseArgs } from 'node:util';
+import { ApiClient, NotRunningError } from '../api/client.js';
+import { ApiError } from '../api/protocol.js';
+import { resolvePaths } from '../platform/paths.js';
+import { VERSION } from '../version.js';
+import { type CliContext, EXIT, UsageError } from './define-command.js';
+import { COMMAND_ROWS } from './table.js';
+
+function usage(): string {
+  const w = Math.max(...COMMAND_ROWS.map((r) => r.name.length));
+  return [
+    'usage: castellan [--session NAME] [command] [options]',
+    '',
+    'With no command, attaches to the session (starting its server first if none runs).',
+    '',
+    'commands:',
+    ...COMMAND_ROWS.map((r) => `  ${r.name.padEnd(w)}  ${r.summary}`),
+    '',
+    'castellan help COMMAND shows a command\'s options. Exit codes: 0 ok, 1 error, 2 usage, 3 no server, 4 pane gone, 124 timeout.',
+  ].join('\n');
+}
+
+/** Splits argv into global flags, the command name (one or two words) and its own arguments. */
+function split(argv: string[]): { session?: string; help: boolean; version: boolean; name: string; args: string[] } {
+  let session: string | undefined;
+  let help = false;
+  let version = false;
+  let i = 0;
+  for (; i < argv.length; i++) {
+    const a = argv[i];
+    if (a === '--session' || a === '-S') session = argv[++i];
+    else if (a.startsWith('--session=')) session = a.slice(10);
+    else if (a === '-h' || a === '--help') help = true;
+    else if (a === '-V' || a === '--version') version = true;
+    else break;
+  }
+  const rest = argv.slice(i);
+  if (rest[0] === 'help') return { session, help: true, version, name: rest.slice(1, 3).join(' '), args: [] };
+  const two = rest.slice(0, 2).join(' ');
+  if (COMMAND_ROWS.some((r) => r.name === two)) return { session, help, version, name: two, args: rest.slice(2) };
+  if (rest.length && COMMAND_ROWS.some((r) => r.name === rest[0])) return { session, help, version, name: rest[0], args: rest.slice(1) };
+  return { session, help, version, name: rest.length ? rest.join(' ') : 'attach', args: [] };
+}
+
+function errorCode(e: unknown): number {
+  if (e instanceof UsageError) return EXIT.usage;
+  if (e instanceof NotRunningError) return EXIT.notRunning;
+  if (e instanceof ApiError) {
+    if (e.code === 'pane_not_found' || e.code === 'pane_gone') return EXIT.paneGone;
+    if (e.code === 'timeout') return EXIT.timeout;
+    if (e.code === 'invalid_params') return EXIT.usage;
+  }
+  return EXIT.error;
+}
+
+export async function main(argv: string[]): Promise<number> {
+  const out = (s: string) => process.stdout.write(s.endsWith('\n') ? s : s + '\n');
+  const err = (s: string) => process.stderr.write(s.endsWith('\n') ? s : s + '\n');
+  const g = split(argv);
+  if (g.version) {
+    out(VERSION);
+    return EXIT.ok;
+  }
+  const row = COMMAND_ROWS.find((r) => r.name === g.name) ?? (g.help && !g.name ? undefined : null);
+  if (row === null) {
+    err(`castellan: unknown command "${g.name}"\n\n${usage()}`);
+    return EXIT.usage;
+  }
+  if (!row) {
+    out(usage());
+    return EXIT.ok;
+  }
+  const def = (await row.load()).default;
+  if (g.help) {
+    out(`usage: ${def.usage}\n\n${def.summary}${def.details ? `\n\n${def.details}` : ''}`);
+    return EXIT.ok;
+  }
+  let paths;
+  try {
+    paths = resolvePaths({ session: g.session });
+  } catch (e) {
+    err(`castellan: ${(e as Error).message}`);
+    return EXIT.usage;
+  }
+  const ctx: CliContext = {
+    paths,
+    sessionFlag: g.session,
+    env: process.env,
+    cwd: process.cwd(),
+    out,
+    err,
+    connect: () => ApiClient.connect(paths.socket),
+    version: VERSION,
+  };
+  const dash = g.args.indexOf('--');
+  const own = dash === -1 ? g.args : g.args.slice(0, dash);
+  const rest = dash === -1 ? [] : g.args.slice(dash + 1);
+  try {
+    const parsed = parseArgs({ args: own, options: def.options ?? {}, allowPositionals: !!def.positionals, strict: true });
+    return await def.run(ctx, { values: parsed.values as never, positionals: parsed.positionals, rest });
+  } catch (e) {
+    const code = (e as { code?: string }).code;
+    if (typeof code === 'string' && code.startsWith('ERR_PARSE_ARGS')) {
+      err(`castellan ${def.name}: ${(e as Error).message}\nusage: ${def.usage}`);
+      return EXIT.usage;
+    }
+    const c = errorCode(e);
+    err(`castellan${def.name === 'attach' ? '' : ' ' + def.name}: ${(e as Error).message}${c === EXIT.usage && e instanceof UsageError ? `\nusage: ${def.usage}` : ''}`);
+    return c;
+  }
+}
+
+main(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (e) => {
+    process.stderr.write(`castellan: ${(e as Error).stack ?? e}\n`);
+    process.exitCode = 1;
+  },
+);

@@ -1,0 +1,359 @@
+// The attached client: routes keys, draws the chrome with Ink and pane rows with the painter, runs client-side commands.
+import React from 'react';
+import { renderToString } from 'ink';
+import type { ApiClient, Pushed } from '../api/client.js';
+import type { Theme } from '../config/themes.js';
+import { parseCommand, type BoundCommand } from '../core/commands.js';
+import { innerRect } from '../core/layout.js';
+import type { ViewModel } from '../core/view.js';
+import { DEFAULT_BINDINGS } from '../input/default-keymap.js';
+import { KeyParser, keyToBytes, type InputEvent } from '../input/keys.js';
+import { buildKeymap, type Keymap } from '../input/keymap.js';
+import { Router, type RouterOutput } from '../input/router.js';
+import { overlayInput } from './overlays.js';
+import { Painter, type PaintCursor } from './painter.js';
+import { mouseModes, setTitle } from './terminal.js';
+import { areaTop, Chrome } from './ui/Chrome.js';
+import { sessionText, tabText } from './ui/StatusBar.js';
+import { width } from './ui/text-width.js';
+import type { LocalUi, Notice } from './ui-state.js';
+
+export interface ClientConfig {
+  ui: { mouse: boolean; status_position: string; pane_borders: string; notify: string; theme: string };
+  keys: Record<string, string>;
+  theme: Theme;
+  themes: string[];
+  notices: Array<{ level: Notice['level']; message: string }>;
+}
+
+export interface AppIO {
+  write(s: string): void;
+  size(): { cols: number; rows: number };
+  /** Leave: restore the terminal and exit with this message. */
+  exit(message: string, code: number): void;
+}
+
+export class ClientApp {
+  private view: ViewModel | undefined;
+  private local: LocalUi = { prefix: false };
+  private readonly painter: Painter;
+  private readonly parser = new KeyParser();
+  private router: Router;
+  private keymap: Keymap;
+  private flushTimer: NodeJS.Timeout | undefined;
+  private noticeTimer: NodeJS.Timeout | undefined;
+  private cursor: PaintCursor | null = null;
+  private mouseOn = false;
+  private allMotion = false;
+  private title = '';
+  private themeIndex = 0;
+
+  constructor(
+    private readonly api: ApiClient,
+    private cfg: ClientConfig,
+    private readonly io: AppIO,
+  ) {
+    this.painter = new Painter((s) => io.write(s));
+    const km = buildKeymap(DEFAULT_BINDINGS, cfg.keys ?? {});
+    this.keymap = km.keymap;
+    this.router = new Router(this.keymap);
+    const problems = [...cfg.notices.map((n) => n.message), ...km.diagnostics.map((d) => `keys: ${d.key ? d.key + ': ' : ''}${d.message}`)];
+    if (problems.length) this.notify({ level: 'warning', text: `${problems[0]}${problems.length > 1 ? ` (+${problems.length - 1} more: castellan config check)` : ''}` }, 10_000);
+    api.onMessage((m) => this.onMessage(m));
+    this.applyMouse();
+  }
+
+  private get barAtTop(): boolean {
+    return this.cfg.ui.status_position === 'top';
+  }
+
+  // ---- server messages ----
+  onMessage(m: Pushed): void {
+    if (m.frame) return this.onFrame(m.frame as Record<string, unknown>);
+    if (m.alert) return this.onAlert(m.alert as { pane: string; state: string; agent?: string; reason: string });
+    if (m.bell) return this.io.write('\x07');
+    if (m.notify) {
+      const n = m.notify as { pane: string; title?: string; body: string };
+      return this.notify({ level: 'info', text: `${n.pane}: ${n.title ? n.title + ': ' : ''}${n.body}` }, 5000);
+    }
+    if (m.config) {
+      this.cfg = { ...this.cfg, ...(m.config as ClientConfig) };
+      this.rebuildKeymap();
+      this.render();
+      return;
+    }
+    if (m.detached) return this.io.exit(`[detached (from session ${this.view?.session ?? ''})]`, 0);
+    if (m.exit) return this.io.exit(`[server exited: ${(m.exit as { reason: string }).reason}]`, 0);
+  }
+
+  private onFrame(f: Record<string, unknown>): void {
+    if (f.reset) this.painter.reset();
+    if (f.view) {
+      this.view = f.view as ViewModel;
+      this.layoutSlots();
+    }
+    const panes = (f.panes ?? {}) as Record<string, { lines: Array<[number, string]> }>;
+    for (const [id, p] of Object.entries(panes)) this.painter.updateRows(id, p.lines);
+    this.cursor = (f.cursor as PaintCursor | null) ?? null;
+    this.painter.setCursor(this.cursor);
+    const wantsMouse = !!f.mouse;
+    if (wantsMouse !== this.allMotion) {
+      this.allMotion = wantsMouse;
+      this.applyMouse();
+    }
+    if (f.view || f.reset) this.renderChrome();
+    this.painter.paint();
+    this.updateTitle();
+  }
+
+  private onAlert(a: { pane: string; state: string; agent?: string; reason: string }): void {
+    const who = `${a.agent ?? 'agent'} in ${a.pane}`;
+    const text = a.reason === 'wait-mark' ? `${who} is ${a.state} (prefix j jumps there)` : `${who} is ${a.state}`;
+    this.notify({ level: a.state === 'blocked' ? 'warning' : 'info', text }, 8000);
+    const how = this.cfg.ui.notify;
+    if (how === 'bell') this.io.write('\x07');
+    else if (how === 'osc9') this.io.write(`\x1b]9;castellan: ${text}\x07`);
+    else if (how === 'osc777') this.io.write(`\x1b]777;notify;castellan;${text}\x07`);
+  }
+
+  private updateTitle(): void {
+    const p = this.view?.window.panes.find((x) => x.focused);
+    const t = `${p ? p.title : 'castellan'} — castellan:${this.view?.session ?? ''}`;
+    if (t !== this.title) {
+      this.title = t;
+      this.io.write(setTitle(t));
+    }
+  }
+
+  // ---- drawing ----
+  private layoutSlots(): void {
+    if (!this.view) return;
+    const top = areaTop(this.barAtTop);
+    this.painter.setSlots(this.view.window.panes.map((p) => {
+      const inner = innerRect(p.rect);
+      return { id: p.id, inner: { ...inner, y: inner.y + top } };
+    }));
+  }
+
+  private renderChrome(): void {
+    if (!this.view) return;
+    const { cols, rows } = this.io.size();
+    const out = renderToString(
+      React.createElement(Chrome, {
+        view: this.view,
+        local: this.local,
+        theme: this.cfg.theme,
+        cols,
+        rows,
+        barAtTop: this.barAtTop,
+        borders: this.cfg.ui.pane_borders,
+        bindings: this.keymap.bindings,
+        prefixKey: this.keymap.prefix,
+      }),
+      { columns: cols },
+    );
+    const lines = out.split('\n').slice(0, rows);
+    while (lines.length < rows) lines.push('');
+    this.painter.setChrome(lines);
+    this.painter.setCovered(this.local.overlay?.kind === 'help');
+  }
+
+  /** Redraw chrome and paint (after a local UI change). */
+  render(): void {
+    this.renderChrome();
+    this.painter.paint();
+  }
+
+  redraw(): void {
+    this.io.write('\x1b[H\x1b[2J');
+    this.painter.reset();
+    this.render();
+  }
+
+  resized(): void {
+    const { cols, rows } = this.io.size();
+    this.api.request('client.resize', { cols, rows }).catch(() => {});
+  }
+
+  private notify(n: Notice, ms: number): void {
+    this.local = { ...this.local, notice: n };
+    if (this.noticeTimer) clearTimeout(this.noticeTimer);
+    this.noticeTimer = setTimeout(() => {
+      this.local = { ...this.local, notice: undefined };
+      this.render();
+    }, ms);
+    this.noticeTimer.unref?.();
+    if (this.view) this.render();
+  }
+
+  private applyMouse(): void {
+    const on = this.cfg.ui.mouse || this.allMotion;
+    this.mouseOn = on;
+    this.io.write(mouseModes({ mouse: on, allMotion: this.allMotion }));
+  }
+
+  private rebuildKeymap(): void {
+    const km = buildKeymap(DEFAULT_BINDINGS, this.cfg.keys ?? {});
+    this.keymap = km.keymap;
+    this.router.setKeymap(this.keymap);
+    if (km.diagnostics.length) this.notify({ level: 'warning', text: `keys: ${km.diagnostics[0].message}` }, 8000);
+  }
+
+  // ---- input ----
+  input(data: string): void {
+    const events = this.parser.feed(data);
+    this.handleEvents(events);
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.parser.pending) {
+      // A lone ESC is a key only after a short silence (an escape sequence's bytes arrive together).
+      this.flushTimer = setTimeout(() => this.handleEvents(this.parser.flush()), 15);
+    }
+  }
+
+  private handleEvents(events: InputEvent[]): void {
+    if (!events.length) return;
+    if (this.local.overlay) {
+      for (let i = 0; i < events.length; i++) {
+        if (!this.local.overlay) return this.handleEvents(events.slice(i));
+        this.overlayEvent(events[i]);
+      }
+      return;
+    }
+    const outs = this.router.feed(events, Date.now());
+    for (const o of outs) this.routerOutput(o);
+  }
+
+  private overlayEvent(e: InputEvent): void {
+    const o = this.local.overlay!;
+    const { rows } = this.io.size();
+    const r = overlayInput(o, e, Math.max(1, rows - 4));
+    if (r.kind === 'update') {
+      this.local = { ...this.local, overlay: r.overlay };
+    } else if (r.kind === 'submit-prompt') {
+      this.local = { ...this.local, overlay: undefined };
+      const text = r.overlay.text.trim();
+      if (r.overlay.purpose === 'rename-pane') this.serverAction({ type: 'pane.rename', name: text });
+      else if (r.overlay.purpose === 'rename-window') this.serverAction({ type: 'window.rename', name: text });
+      else if (text) {
+        const p = parseCommand(text);
+        if (p.ok) this.run(p.command);
+        else this.notify({ level: 'error', text: p.error }, 5000);
+      }
+    } else {
+      this.local = { ...this.local, overlay: undefined };
+      if (r.overlay.purpose === 'close-pane') this.serverAction({ type: 'pane.close', ...(r.overlay.target ? { pane: r.overlay.target } : {}) });
+      else this.serverAction({ type: 'window.close', ...(r.overlay.target ? { window: r.overlay.target } : {}) });
+    }
+    this.render();
+  }
+
+  private routerOutput(o: RouterOutput): void {
+    switch (o.kind) {
+      case 'send':
+        this.api.notify('client.input', { kind: 'data', data: o.data });
+        return;
+      case 'paste':
+        this.api.notify('client.input', { kind: 'paste', text: o.text });
+        return;
+      case 'focus':
+        this.api.notify('client.input', { kind: 'focus', focused: o.focused });
+        return;
+      case 'mouse':
+        return this.mouse(o.event);
+      case 'prefix':
+        this.local = { ...this.local, prefix: o.active };
+        this.render();
+        return;
+      case 'unbound':
+        this.notify({ level: 'info', text: `${this.keymap.prefix} ${o.key} is not bound — ${this.keymap.prefix} ? lists the keys` }, 3000);
+        return;
+      case 'command':
+        this.run(o.command);
+        return;
+    }
+  }
+
+  private mouse(e: Extract<InputEvent, { type: 'mouse' }>): void {
+    const { rows } = this.io.size();
+    const barRow = this.barAtTop ? 0 : rows - 1;
+    if (e.y === barRow) {
+      if (e.action === 'press' && this.view) this.clickBar(e.x);
+      return;
+    }
+    const y = e.y - areaTop(this.barAtTop);
+    this.api.notify('client.input', { kind: 'mouse', action: e.action, button: e.button, x: e.x, y, shift: e.shift, meta: e.meta, ctrl: e.ctrl });
+  }
+
+  private clickBar(x: number): void {
+    if (!this.view) return;
+    let pos = width(sessionText(this.view));
+    for (const w of this.view.windows) {
+      const tw = width(tabText(w));
+      if (x >= pos && x < pos + tw) {
+        this.serverAction({ type: 'window.select', window: w.id });
+        return;
+      }
+      pos += tw;
+    }
+  }
+
+  private serverAction(action: Record<string, unknown>): void {
+    this.api.request('client.action', { action }).catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
+  }
+
+  private run(cmd: BoundCommand): void {
+    if (cmd.scope === 'server') return this.serverAction(cmd.action as Record<string, unknown>);
+    const focused = this.view?.window.panes.find((p) => p.focused);
+    switch (cmd.name) {
+      case 'client.detach':
+        this.api.request('client.detach').catch(() => this.io.exit('[detached]', 0));
+        return;
+      case 'client.help':
+        this.local = { ...this.local, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } };
+        return this.render();
+      case 'client.command-prompt':
+        this.local = { ...this.local, overlay: { kind: 'prompt', label: ':', text: '', purpose: 'command' } };
+        return this.render();
+      case 'client.prompt-rename-pane':
+        this.local = { ...this.local, overlay: { kind: 'prompt', label: `rename pane ${focused?.id ?? ''}:`, text: focused?.title ?? '', purpose: 'rename-pane' } };
+        return this.render();
+      case 'client.prompt-rename-window': {
+        const w = this.view?.windows.find((x) => x.current);
+        this.local = { ...this.local, overlay: { kind: 'prompt', label: `rename window ${w?.index ?? ''}:`, text: w?.name ?? '', purpose: 'rename-window' } };
+        return this.render();
+      }
+      case 'client.confirm-close-pane':
+        this.local = { ...this.local, overlay: { kind: 'confirm', label: `close pane ${focused?.id ?? ''}?`, purpose: 'close-pane', target: focused?.id } };
+        return this.render();
+      case 'client.confirm-close-window': {
+        const w = this.view?.windows.find((x) => x.current);
+        this.local = { ...this.local, overlay: { kind: 'confirm', label: `close window ${w?.index ?? ''} and its ${w?.panes ?? 0} pane(s)?`, purpose: 'close-window', target: w?.id } };
+        return this.render();
+      }
+      case 'client.send-prefix': {
+        const bytes = keyToBytes(this.keymap.prefix);
+        if (bytes) this.api.notify('client.input', { kind: 'data', data: bytes });
+        return;
+      }
+      case 'client.redraw':
+        return this.redraw();
+      case 'client.reload-config':
+        this.api
+          .request<{ diagnostics: unknown[] }>('config.reload')
+          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: `config reloaded${r.diagnostics.length ? ` with ${r.diagnostics.length} problem(s)` : ''}` }, 4000))
+          .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
+        return;
+      default:
+        this.notify({ level: 'info', text: `${cmd.text}: not available yet` }, 3000);
+    }
+  }
+
+  dispose(): void {
+    if (this.flushTimer) clearTimeout(this.flushTimer);
+    if (this.noticeTimer) clearTimeout(this.noticeTimer);
+  }
+
+  get mouseEnabled(): boolean {
+    return this.mouseOn;
+  }
+}

@@ -1,0 +1,67 @@
+// Keys while an overlay is open (help, prompts, confirmations): pure state transitions plus what to do.
+import type { InputEvent } from '../input/keys.js';
+import type { Overlay } from './ui-state.js';
+
+export type OverlayOutcome =
+  | { kind: 'update'; overlay: Overlay | undefined }
+  | { kind: 'submit-prompt'; overlay: Extract<Overlay, { kind: 'prompt' }> }
+  | { kind: 'confirm'; overlay: Extract<Overlay, { kind: 'confirm' }> };
+
+function editLine(text: string, e: InputEvent): string | undefined {
+  if (e.type === 'paste') return text + e.text.replace(/[\r\n]+/g, ' ');
+  if (e.type !== 'key') return undefined;
+  if (e.key === 'BSpace' || e.key === 'C-h') return [...text].slice(0, -1).join('');
+  if (e.key === 'C-u') return '';
+  if (e.key === 'C-w') return text.replace(/\S*\s*$/, '');
+  if (e.key === 'Space') return text + ' ';
+  if ([...e.key].length === 1) return text + e.key;
+  return undefined;
+}
+
+export function overlayInput(o: Overlay, e: InputEvent, pageRows: number): OverlayOutcome {
+  if (e.type !== 'key' && e.type !== 'paste') return { kind: 'update', overlay: o };
+  const key = e.type === 'key' ? e.key : '';
+  if (o.kind === 'help') {
+    if (o.filtering) {
+      if (key === 'Escape') return { kind: 'update', overlay: { ...o, filtering: false, filter: '' } };
+      if (key === 'Enter') return { kind: 'update', overlay: { ...o, filtering: false } };
+      const t = editLine(o.filter, e);
+      return { kind: 'update', overlay: t === undefined ? o : { ...o, filter: t, scroll: 0 } };
+    }
+    switch (key) {
+      case 'q':
+      case 'Escape':
+      case 'Enter':
+        return { kind: 'update', overlay: undefined };
+      case '/':
+        return { kind: 'update', overlay: { ...o, filtering: true } };
+      case 'Up':
+      case 'k':
+        return { kind: 'update', overlay: { ...o, scroll: Math.max(0, o.scroll - 1) } };
+      case 'Down':
+      case 'j':
+        return { kind: 'update', overlay: { ...o, scroll: o.scroll + 1 } };
+      case 'PageUp':
+      case 'C-b':
+        return { kind: 'update', overlay: { ...o, scroll: Math.max(0, o.scroll - pageRows) } };
+      case 'PageDown':
+      case 'C-f':
+      case 'Space':
+        return { kind: 'update', overlay: { ...o, scroll: o.scroll + pageRows } };
+      case 'Home':
+      case 'g':
+        return { kind: 'update', overlay: { ...o, scroll: 0 } };
+      default:
+        return { kind: 'update', overlay: o };
+    }
+  }
+  if (o.kind === 'prompt') {
+    if (key === 'Escape' || key === 'C-c' || key === 'C-g') return { kind: 'update', overlay: undefined };
+    if (key === 'Enter') return { kind: 'submit-prompt', overlay: o };
+    const t = editLine(o.text, e);
+    return { kind: 'update', overlay: t === undefined ? o : { ...o, text: t } };
+  }
+  // confirm
+  if (key === 'y' || key === 'Y') return { kind: 'confirm', overlay: o };
+  return { kind: 'update', overlay: undefined };
+}

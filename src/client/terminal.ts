@@ -1,0 +1,22 @@
+// The outer terminal's modes: what the client turns on when it attaches and must always turn off again.
+export interface TermModes {
+  mouse: boolean;
+  /** Report all motion (the focused pane asked for any-event tracking). */
+  allMotion: boolean;
+}
+
+// Autowrap stays off while attached: a line that is one cell too wide must never scroll the whole screen.
+export const ENTER = '\x1b[?1049h\x1b[H\x1b[2J\x1b[?25l\x1b[?7l\x1b[?2004h\x1b[?1004h';
+
+export function mouseModes(m: TermModes): string {
+  if (!m.mouse) return '\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1006l';
+  return `\x1b[?1000h\x1b[?1002h${m.allMotion ? '\x1b[?1003h' : '\x1b[?1003l'}\x1b[?1006h`;
+}
+
+/** Everything ENTER and mouseModes turned on, off again, in an order that leaves a usable shell. */
+export const LEAVE = '\x1b[?2026l\x1b[0m\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1006l\x1b[?2004l\x1b[?1004l\x1b[0 q\x1b[?25h\x1b[?7h\x1b[?1049l';
+
+export function setTitle(title: string): string {
+  // eslint-disable-next-line no-control-regex
+  return `\x1b]2;${title.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')}\x07`;
+}

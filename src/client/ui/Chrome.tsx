@@ -1,0 +1,64 @@
+// The whole chrome of one client: pane frames, the bar and overlays (pane contents are painted separately).
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { Theme } from '../../config/themes.js';
+import type { Binding } from '../../input/keymap.js';
+import type { ViewModel } from '../../core/view.js';
+import type { LocalUi } from '../ui-state.js';
+import { HelpOverlay } from './HelpOverlay.js';
+import { PaneFrame } from './PaneFrame.js';
+import { StatusBar } from './StatusBar.js';
+import { role } from './theme-style.js';
+
+export interface ChromeProps {
+  view: ViewModel;
+  local: LocalUi;
+  theme: Theme;
+  cols: number;
+  rows: number;
+  barAtTop: boolean;
+  borders: string;
+  bindings: Binding[];
+  prefixKey: string;
+}
+
+/** Row where the window area starts on screen. */
+export const areaTop = (barAtTop: boolean) => (barAtTop ? 1 : 0);
+
+export function Chrome(p: ChromeProps) {
+  const top = areaTop(p.barAtTop);
+  const barRow = p.barAtTop ? 0 : p.rows - 1;
+  const { area } = p.view;
+  const fillRight = Math.max(0, p.cols - area.cols);
+  const fillBottom = Math.max(0, p.rows - 1 - area.rows);
+  const dim = role(p.theme, 'pane.border');
+  const help = p.local.overlay?.kind === 'help' ? p.local.overlay : undefined;
+  return (
+    <Box width={p.cols} height={p.rows} flexDirection="column">
+      {p.view.window.panes.map((pane) => (
+        <PaneFrame key={pane.id} pane={pane} top={top} theme={p.theme} borders={p.borders} />
+      ))}
+      {/* Space this client has beyond the shared window size (a smaller client is attached), as tmux shows it. */}
+      {fillRight > 0 && (
+        <Box position="absolute" marginLeft={area.cols} marginTop={top} width={fillRight} height={Math.min(area.rows, p.rows - 1)} flexDirection="column">
+          {Array.from({ length: Math.min(area.rows, p.rows - 1) }, (_, i) => (
+            <Text key={i} {...dim}>{'·'.repeat(fillRight)}</Text>
+          ))}
+        </Box>
+      )}
+      {fillBottom > 0 && (
+        <Box position="absolute" marginLeft={0} marginTop={top + area.rows} width={p.cols} height={fillBottom} flexDirection="column">
+          {Array.from({ length: fillBottom }, (_, i) => (
+            <Text key={i} {...dim}>{'·'.repeat(p.cols)}</Text>
+          ))}
+        </Box>
+      )}
+      {help && (
+        <HelpOverlay bindings={p.bindings} prefix={p.prefixKey} filter={help.filter} filtering={help.filtering} scroll={help.scroll} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />
+      )}
+      <Box position="absolute" marginLeft={0} marginTop={barRow} width={p.cols} height={1}>
+        <StatusBar view={p.view} local={p.local} theme={p.theme} cols={p.cols} prefixKey={p.prefixKey} />
+      </Box>
+    </Box>
+  );
+}

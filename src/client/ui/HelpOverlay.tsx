@@ -1,0 +1,63 @@
+// `prefix ?`: every binding from the keymap table, grouped, searchable, scrollable.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { Theme } from '../../config/themes.js';
+import type { Binding } from '../../input/keymap.js';
+import { fit, pad } from './text-width.js';
+import { role } from './theme-style.js';
+
+export interface HelpRow {
+  group?: string;
+  key?: string;
+  text?: string;
+}
+
+/** Rows of the help list (group headings + bindings) matching a filter. */
+export function helpRows(bindings: Binding[], prefix: string, filter: string): HelpRow[] {
+  const f = filter.toLowerCase();
+  const rows: HelpRow[] = [];
+  const groups = new Map<string, Binding[]>();
+  for (const b of bindings) {
+    const key = b.table === 'prefix' ? `${prefix} ${b.key}` : b.key;
+    if (f && !`${key} ${b.command} ${b.description} ${b.group}`.toLowerCase().includes(f)) continue;
+    if (!groups.has(b.group)) groups.set(b.group, []);
+    groups.get(b.group)!.push(b);
+  }
+  for (const [group, list] of groups) {
+    rows.push({ group });
+    for (const b of list) rows.push({ key: b.table === 'prefix' ? `${prefix} ${b.key}` : b.key, text: `${b.description}  (${b.command})` });
+  }
+  return rows;
+}
+
+export function HelpOverlay({ bindings, prefix, filter, filtering, scroll, theme, cols, rows, top }: {
+  bindings: Binding[]; prefix: string; filter: string; filtering: boolean; scroll: number; theme: Theme; cols: number; rows: number; top: number;
+}) {
+  const list = helpRows(bindings, prefix, filter);
+  const bodyH = Math.max(1, rows - 3);
+  const start = Math.max(0, Math.min(scroll, Math.max(0, list.length - bodyH)));
+  const visible = list.slice(start, start + bodyH);
+  const base = role(theme, 'overlay');
+  const header = ` castellan keys — / search · ↑↓ PgUp PgDn scroll · q or Esc close${filter || filtering ? `   filter: ${filter}${filtering ? '█' : ''}` : ''}`;
+  const keyW = 14;
+  return (
+    <Box position="absolute" marginLeft={0} marginTop={top} width={cols} height={rows} flexDirection="column">
+      <Text {...role(theme, 'overlay.title')}>{pad(header, cols)}</Text>
+      <Text {...base}>{' '.repeat(cols)}</Text>
+      {visible.map((r, i) =>
+        r.group ? (
+          <Text key={i} {...role(theme, 'overlay.title')}>{pad(` ${r.group}`, cols)}</Text>
+        ) : (
+          <Box key={i} width={cols}>
+            <Text {...role(theme, 'overlay.key')}>{pad(`   ${r.key}`, keyW + 3)}</Text>
+            <Text {...base}>{pad(r.text ?? '', Math.max(0, cols - keyW - 3))}</Text>
+          </Box>
+        ),
+      )}
+      {Array.from({ length: Math.max(0, bodyH - visible.length) }, (_, i) => (
+        <Text key={`pad${i}`} {...base}>{' '.repeat(cols)}</Text>
+      ))}
+      <Text {...role(theme, 'overlay.dim')}>{pad(` ${list.filter((r) => r.key).length} bindings · rows ${start + 1}-${start + visible.length} of ${list.length}`, cols)}</Text>
+    </Box>
+  );
+}

@@ -1,0 +1,46 @@
+// A pane's border, with its title on the left and its agent badge on the right of the top edge.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { Theme } from '../../config/themes.js';
+import type { PaneView } from '../../core/view.js';
+import { badgeText } from './AgentBadge.js';
+import { fit, width } from './text-width.js';
+import { role } from './theme-style.js';
+
+const BORDER: Record<string, 'round' | 'single' | 'bold' | 'double'> = { rounded: 'round', single: 'single', heavy: 'bold', double: 'double' };
+
+function shortId(id: string): string {
+  return id.slice(id.indexOf(':') + 1);
+}
+
+
+export function PaneFrame({ pane, top, theme, borders }: { pane: PaneView; top: number; theme: Theme; borders: string }) {
+  const { rect } = pane;
+  const borderRole = pane.focused ? 'pane.border.focused' : 'pane.border';
+  const border = role(theme, borderRole);
+  const showBadge = !!pane.agent || (pane.state !== 'unknown' && !pane.exited);
+  const badge = pane.exited
+    ? ` ${pane.exited.signal ? `killed (signal ${pane.exited.signal})` : `exited ${pane.exited.code}`} `
+    : showBadge
+      ? ` ${pane.waiting ? '◷ ' : ''}${badgeText(pane.state, pane.agent)} `
+      : pane.waiting
+        ? ' ◷ '
+        : '';
+  const inner = rect.w - 2;
+  const badgeW = Math.min(width(badge), Math.max(0, inner - 6));
+  const label = pane.parent ? `${shortId(pane.parent)}→${shortId(pane.id)} ${pane.title}` : `${shortId(pane.id)} ${pane.title}`;
+  const title = fit(` ${label} `, Math.max(0, inner - badgeW - 1));
+  const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
+  return (
+    <>
+      <Box position="absolute" marginLeft={rect.x} marginTop={top + rect.y} width={rect.w} height={rect.h} borderStyle={BORDER[borders] ?? 'round'} borderColor={border.color} />
+      {rect.w > 4 && (
+        <Box position="absolute" marginLeft={rect.x + 1} marginTop={top + rect.y} width={inner} height={1}>
+          <Text {...role(theme, pane.focused ? 'pane.title.focused' : 'pane.title')}>{title}</Text>
+          <Box flexGrow={1} />
+          {badgeW > 0 && <Text {...badgeStyle}>{fit(badge, badgeW)}</Text>}
+        </Box>
+      )}
+    </>
+  );
+}

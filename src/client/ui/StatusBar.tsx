@@ -1,0 +1,74 @@
+// The bar: session, window tabs with their agent roll-up, then prompts, notices and the session-wide roll-up.
+import React from 'react';
+import { Box, Text } from 'ink';
+import type { Theme } from '../../config/themes.js';
+import type { AgentState } from '../../core/types.js';
+import type { ViewModel } from '../../core/view.js';
+import type { LocalUi } from '../ui-state.js';
+import { BADGE_GLYPH } from './AgentBadge.js';
+import { fit, pad, width } from './text-width.js';
+import { role, type TextStyle } from './theme-style.js';
+
+const ROLLUP_ORDER: AgentState[] = ['blocked', 'done', 'working', 'idle'];
+
+interface Segment {
+  key: string;
+  text: string;
+  style: TextStyle;
+}
+
+/** The tab text of a window; also used to map mouse clicks on the bar to windows. */
+export function tabText(w: ViewModel['windows'][number]): string {
+  const glyph = w.rollup && w.rollup !== 'unknown' ? ` ${BADGE_GLYPH[w.rollup]}` : '';
+  return ` ${w.index}:${fit(w.name, 20)}${w.current ? '*' : ''}${glyph} `;
+}
+
+export const sessionText = (view: ViewModel) => ` ${fit(view.session, 24)} `;
+
+export function StatusBar({ view, local, theme, cols, prefixKey }: { view: ViewModel; local: LocalUi; theme: Theme; cols: number; prefixKey: string }) {
+  const bar = role(theme, 'bar');
+  const o = local.overlay;
+  if (o?.kind === 'prompt' || o?.kind === 'confirm') {
+    const text = o.kind === 'prompt' ? `${o.label} ${o.text}█` : `${o.label} (y/n)`;
+    return <Text {...role(theme, 'prompt')}>{pad(text, cols)}</Text>;
+  }
+  const left: Segment[] = [{ key: 'session', text: sessionText(view), style: role(theme, 'bar.session') }];
+  for (const w of view.windows) {
+    const style = w.alert && !w.current ? role(theme, 'bar.window.alert') : w.current ? role(theme, 'bar.window.active') : role(theme, 'bar.window');
+    left.push({ key: w.id, text: tabText(w), style });
+  }
+  const right: Segment[] = [];
+  if (local.prefix) right.push({ key: 'prefix', text: ` ${prefixKey} `, style: role(theme, 'bar.prefix') });
+  const rollup = ROLLUP_ORDER.filter((s) => view.counts[s] > 0).map((s) => `${BADGE_GLYPH[s]}${view.counts[s]}`).join(' ');
+  if (rollup) right.push({ key: 'rollup', text: ` ${rollup} `, style: role(theme, 'bar.status') });
+  // Tabs that do not fit are dropped from the end (the current one is kept).
+  const rightW = right.reduce((n, s) => n + width(s.text), 0);
+  let used = rightW;
+  const shown: Segment[] = [];
+  for (const s of left) {
+    const w = width(s.text);
+    if (used + w > cols) {
+      if (s.key === view.window.id) shown.push({ ...s, text: fit(s.text, Math.max(0, cols - used)) });
+      break;
+    }
+    shown.push(s);
+    used += w;
+  }
+  const free = Math.max(0, cols - used);
+  const notice = local.notice && free > 4 ? { text: fit(` ${local.notice.text} `, free), level: local.notice.level } : undefined;
+  const gap = free - (notice ? width(notice.text) : 0);
+  return (
+    <Box width={cols} height={1} flexDirection="row">
+      {shown.map((s) => (
+        <Text key={s.key} {...s.style}>{s.text}</Text>
+      ))}
+      {gap > 0 && <Text {...bar}>{' '.repeat(gap)}</Text>}
+      {notice && (
+        <Text {...role(theme, `notice.${notice.level}`)} backgroundColor={bar.backgroundColor}>{notice.text}</Text>
+      )}
+      {right.map((s) => (
+        <Text key={s.key} {...s.style}>{s.text}</Text>
+      ))}
+    </Box>
+  );
+}

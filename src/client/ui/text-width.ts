@@ -1,0 +1,25 @@
+// Display widths of chrome text (CJK and emoji take two cells), and cutting text to a width.
+import stringWidth from 'string-width';
+
+export const width = (s: string): number => stringWidth(s);
+
+/** Cuts text to at most n display columns, ending with … when cut. */
+export function fit(s: string, n: number): string {
+  if (n <= 0) return '';
+  if (width(s) <= n) return s;
+  let out = '';
+  let w = 0;
+  for (const ch of s) {
+    const cw = width(ch);
+    if (w + cw > n - 1) break;
+    out += ch;
+    w += cw;
+  }
+  return out + '…';
+}
+
+/** Pads with spaces to exactly n display columns (cutting first if longer). */
+export function pad(s: string, n: number): string {
+  const f = fit(s, n);
+  return f + ' '.repeat(Math.max(0, n - width(f)));
+}

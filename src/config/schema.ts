@@ -1,0 +1,200 @@
+// The config's shape: zod schemas, defaults, and a per-key validator that keeps every good value.
+import { z } from 'zod';
+
+export const HOOK_EVENTS = ['SessionStart', 'SessionEnd', 'PreToolUse', 'PostToolUse'] as const;
+export type HookEvent = (typeof HOOK_EVENTS)[number];
+
+/** snake_case spellings people carry over from other tools; normalised to the PascalCase names. */
+export const HOOK_EVENT_ALIASES: Readonly<Record<string, HookEvent>> = {
+  session_start: 'SessionStart',
+  session_end: 'SessionEnd',
+  pre_tool_use: 'PreToolUse',
+  post_tool_use: 'PostToolUse',
+};
+
+export const PERMISSIONS = ['allow', 'deny', 'prompt'] as const;
+export type Permission = (typeof PERMISSIONS)[number];
+
+// Every schema carries its own human message, because these messages end up in front of users
+// ("ui.scrollback: expected a whole number between 0 and 1000000, got \"lots\"").
+const int = (min: number, max: number) => {
+  const error = `expected a whole number between ${min} and ${max}`;
+  return z.int({ error }).min(min, { error }).max(max, { error });
+};
+const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
+  z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
+const str = () => z.string({ error: 'expected a string' });
+const bool = () => z.boolean({ error: 'expected true or false' });
+const strList = () => z.array(str(), { error: 'expected a list of strings' });
+const required = (name: string, expected: string) => (iss: { input?: unknown }) =>
+  iss.input === undefined ? `missing "${name}"` : expected;
+
+const HookEventSchema = z
+  .string({ error: required('event', 'expected a string') })
+  .transform((v, ctx) => {
+    const event = (HOOK_EVENTS as readonly string[]).includes(v) ? (v as HookEvent) : HOOK_EVENT_ALIASES[v];
+    if (event) return event;
+    ctx.addIssue({ code: 'custom', message: `unknown event ${JSON.stringify(v)}; expected one of ${HOOK_EVENTS.join(', ')}` });
+    return z.NEVER;
+  });
+
+export const HookSchema = z.object({
+  event: HookEventSchema,
+  command: z.string({ error: required('command', 'expected a string') }).min(1, { error: '"command" is empty' }),
+  matcher: str().optional(),
+  timeout_ms: int(1, 600_000).optional(),
+  id: str().optional(),
+});
+export type Hook = z.infer<typeof HookSchema>;
+
+export const CONFIG_SHAPE = {
+  ui: z.object({
+    theme: str(),
+    mouse: bool(),
+    scrollback: int(0, 1_000_000),
+    status_position: oneOf(['bottom', 'top']),
+    pane_borders: oneOf(['rounded', 'single', 'heavy', 'double']),
+    frame_ms: int(8, 1000),
+    notify: oneOf(['bell', 'osc9', 'osc777', 'none']),
+    window_size: oneOf(['smallest', 'largest', 'latest']),
+    copy_mode_keys: oneOf(['vi', 'emacs']),
+  }),
+  session: z.object({ shell: str() }),
+  // Key specs and action names are checked by the input layer; here they only need to be strings.
+  keys: z.record(z.string(), str()),
+  hooks: z.object({ hooks: z.array(HookSchema, { error: 'expected a list of hook tables ([[hooks.hooks]])' }) }),
+  governance: z.object({
+    plan_verify: z.object({ enabled: bool(), high_risk_tools: strList(), allowlisted_tools: strList() }),
+    permissions: z.record(z.string(), oneOf(PERMISSIONS)),
+  }),
+  // Per-agent tables are validated by the agents module; this layer only insists they are tables.
+  agents: z.record(z.string(), z.record(z.string(), z.unknown(), { error: 'expected a table' })),
+  limits: z.object({ max_depth: int(0, 64), max_children: int(0, 1024) }),
+};
+export const ConfigSchema = z.object(CONFIG_SHAPE);
+export type Config = z.infer<typeof ConfigSchema>;
+
+type DeepPartial<T> = T extends readonly unknown[] ? T : T extends object ? { [K in keyof T]?: DeepPartial<T[K]> } : T;
+/** What one file contributes: any subset of the sections and keys, every value already valid. */
+export type PartialConfig = DeepPartial<Config>;
+
+export const DEFAULT_CONFIG: Config = {
+  ui: {
+    theme: 'default',
+    mouse: true,
+    scrollback: 10_000,
+    status_position: 'bottom',
+    pane_borders: 'rounded',
+    frame_ms: 33,
+    notify: 'bell',
+    window_size: 'smallest',
+    copy_mode_keys: 'vi',
+  },
+  session: { shell: '' },
+  keys: { prefix: 'C-b' },
+  hooks: { hooks: [] },
+  governance: {
+    plan_verify: { enabled: false, high_risk_tools: ['shell', 'exec'], allowlisted_tools: [] },
+    permissions: { default: 'allow' },
+  },
+  agents: {},
+  limits: { max_depth: 3, max_children: 8 },
+};
+
+/** A problem found while validating, located by its path in the parsed document (numbers index arrays). */
+export interface Issue {
+  severity: 'error' | 'warning';
+  path: Array<string | number>;
+  message: string;
+}
+
+const isTable = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v) && !(v instanceof Date);
+
+/** Renders a value for a message; JSON escapes control characters so a value cannot drive the terminal. */
+export function showValue(v: unknown): string {
+  if (isTable(v)) return 'a table';
+  if (Array.isArray(v)) return 'a list';
+  if (typeof v === 'bigint') return v.toString();
+  if (v instanceof Date || (typeof v === 'object' && v !== null)) return 'a date';
+  const s = JSON.stringify(v) ?? String(v);
+  return s.length > 60 ? `${s.slice(0, 57)}...` : s;
+}
+
+function firstMessage(r: { error?: { issues: Array<{ message: string; path: PropertyKey[] }> } }): string {
+  const issue = r.error?.issues[0];
+  return issue?.message ?? 'invalid value';
+}
+
+/**
+ * Validates a parsed document key by key: a bad value drops only that key, a bad array entry only that
+ * entry, and unknown keys are reported and left out. Never throws.
+ */
+export function validateConfig(raw: unknown): { value: PartialConfig; issues: Issue[] } {
+  const issues: Issue[] = [];
+  const value = walk(ConfigSchema, raw, [], issues);
+  return { value: (value ?? {}) as PartialConfig, issues };
+}
+
+function walk(schema: z.ZodType, raw: unknown, path: Array<string | number>, issues: Issue[]): unknown {
+  if (schema instanceof z.ZodObject) {
+    if (!isTable(raw)) return fail(issues, path, `expected a table, got ${showValue(raw)}`);
+    const shape = schema.shape as Record<string, z.ZodType>;
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(raw)) {
+      const sub = Object.hasOwn(shape, key) ? shape[key] : undefined;
+      if (!sub) {
+        issues.push({ severity: 'warning', path: [...path, key], message: path.length === 0 ? 'unknown section; ignored' : 'unknown key; ignored' });
+        continue;
+      }
+      const r = walk(sub, v, [...path, key], issues);
+      if (r !== undefined) out[key] = r;
+    }
+    return out;
+  }
+  if (schema instanceof z.ZodRecord) {
+    if (!isTable(raw)) return fail(issues, path, `expected a table, got ${showValue(raw)}`);
+    const out: Record<string, unknown> = {};
+    for (const [key, v] of Object.entries(raw)) {
+      const r = walk(schema.valueType as z.ZodType, v, [...path, key], issues);
+      if (r !== undefined) out[key] = r;
+    }
+    return out;
+  }
+  if (schema instanceof z.ZodArray && schema.element instanceof z.ZodObject) {
+    if (!Array.isArray(raw)) return fail(issues, path, `expected a list of tables, got ${showValue(raw)}`);
+    return raw.flatMap((entry, i) => {
+      const r = arrayEntry(schema.element as z.ZodObject, entry, [...path, i], issues);
+      return r === undefined ? [] : [r];
+    });
+  }
+  const r = schema.safeParse(raw);
+  if (r.success) return r.data;
+  return fail(issues, path, `${firstMessage(r)}, got ${showValue(raw)}`);
+}
+
+// Entries of a list (a [[hooks.hooks]] table) are all-or-nothing: half a hook is worse than none.
+function arrayEntry(schema: z.ZodObject, raw: unknown, path: Array<string | number>, issues: Issue[]): unknown {
+  if (!isTable(raw)) return fail(issues, path, `expected a table, got ${showValue(raw)}; entry ignored`);
+  const shape = schema.shape as Record<string, z.ZodType>;
+  const known: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(raw)) {
+    if (Object.hasOwn(shape, key)) known[key] = v;
+    else issues.push({ severity: 'warning', path: [...path, key], message: 'unknown key; ignored' });
+  }
+  const r = schema.safeParse(known);
+  if (r.success) return r.data;
+  const why = r.error.issues.map((iss) => {
+    const key = iss.path[0];
+    const shown = typeof key === 'string' && known[key] !== undefined && iss.code !== 'custom';
+    const got = shown ? `, got ${showValue(known[key as string])}` : '';
+    const plain = iss.message.startsWith('missing') || iss.code === 'custom' || typeof key !== 'string';
+    return plain ? iss.message : `${String(key)}: ${iss.message}${got}`;
+  });
+  return fail(issues, path, `${why.join('; ')}; entry ignored`);
+}
+
+function fail(issues: Issue[], path: Array<string | number>, message: string): undefined {
+  issues.push({ severity: 'error', path, message });
+  return undefined;
+}

@@ -1,0 +1,105 @@
+// The one action vocabulary: keys, CLI commands and socket methods all become these, checked by zod.
+import { z } from 'zod';
+import { AGENT_SOURCES, AGENT_STATES } from './types.js';
+
+export const paneIdSchema = z.string().regex(/^w\d+:p\d+$/, 'pane id must look like w1:p1');
+export const windowIdSchema = z.string().regex(/^w\d+$/, 'window id must look like w1');
+export const directionSchema = z.enum(['left', 'right', 'up', 'down']);
+export const agentStateSchema = z.enum(AGENT_STATES);
+export const agentSourceSchema = z.enum(AGENT_SOURCES);
+
+const argv = z.array(z.string()).min(1);
+
+/** Fields shared by actions that target a pane; when `pane` is omitted the acting client's focused pane is used. */
+const paneTarget = { pane: paneIdSchema.optional() };
+
+export const actionSchema = z.discriminatedUnion('type', [
+  z.object({
+    type: z.literal('pane.split'),
+    ...paneTarget,
+    direction: directionSchema.default('right'),
+    command: argv.optional(),
+    cwd: z.string().optional(),
+    name: z.string().max(200).optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    /** Share of the split given to the new pane, 1-99 (percent). */
+    percent: z.number().int().min(1).max(99).optional(),
+    /** Keep focus on the original pane. */
+    detached: z.boolean().optional(),
+    parent: paneIdSchema.optional(),
+  }),
+  z.object({ type: z.literal('pane.close'), ...paneTarget }),
+  z.object({
+    type: z.literal('pane.focus'),
+    ...paneTarget,
+    direction: directionSchema.optional(),
+    cycle: z.enum(['next', 'prev', 'last']).optional(),
+  }),
+  z.object({ type: z.literal('pane.resize'), ...paneTarget, direction: directionSchema, cells: z.number().int().min(1).max(1000).default(1) }),
+  z.object({ type: z.literal('pane.zoom'), ...paneTarget, mode: z.enum(['toggle', 'on', 'off']).default('toggle') }),
+  z.object({
+    type: z.literal('pane.swap'),
+    ...paneTarget,
+    with: z.union([paneIdSchema, z.enum(['next', 'prev']), directionSchema]).default('next'),
+  }),
+  z.object({ type: z.literal('pane.rename'), ...paneTarget, name: z.string().max(200) }),
+  z.object({
+    type: z.literal('window.new'),
+    name: z.string().max(200).optional(),
+    command: argv.optional(),
+    cwd: z.string().optional(),
+    env: z.record(z.string(), z.string()).optional(),
+    detached: z.boolean().optional(),
+  }),
+  z.object({
+    type: z.literal('window.select'),
+    window: windowIdSchema.optional(),
+    index: z.number().int().min(0).max(999).optional(),
+    relative: z.enum(['next', 'prev', 'last']).optional(),
+  }),
+  z.object({ type: z.literal('window.rename'), window: windowIdSchema.optional(), name: z.string().max(200) }),
+  z.object({ type: z.literal('window.close'), window: windowIdSchema.optional() }),
+  z.object({
+    type: z.literal('agent.report'),
+    pane: paneIdSchema,
+    agent: z.string().min(1).max(64),
+    state: agentStateSchema,
+    source: agentSourceSchema.default('api'),
+    message: z.string().max(2000).optional(),
+    seq: z.number().int().nonnegative().optional(),
+    sessionId: z.string().max(200).optional(),
+  }),
+  z.object({ type: z.literal('agent.reset'), ...paneTarget }),
+  z.object({ type: z.literal('agent.wait_mark'), ...paneTarget, on: z.boolean().optional() }),
+]);
+
+export type Action = z.input<typeof actionSchema>;
+export type ActionType = Action['type'];
+export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
+
+/** Actions the runtime itself feeds to the reducer (pty exits, detection, titles), never from users. */
+export type InternalAction =
+  | { type: 'pane.exited'; pane: string; code: number | null; signal?: number | null }
+  | { type: 'pane.title'; pane: string; title: string }
+  | {
+      type: 'agent.detected';
+      pane: string;
+      agent?: string;
+      state: z.infer<typeof agentStateSchema>;
+      rule?: string;
+    }
+  | { type: 'client.attach'; client: string; cols: number; rows: number; window?: string }
+  | { type: 'client.resize'; client: string; cols: number; rows: number }
+  | { type: 'client.detach'; client: string }
+  | { type: 'server.init'; cols: number; rows: number; command: string[]; cwd: string; env?: Record<string, string> };
+
+export type AnyAction = Action | InternalAction;
+
+/** Who performed an action: a client's keys (its window/focus are the defaults) or the API. */
+export interface ActionContext {
+  client?: string;
+  now: number;
+  /** Default command and cwd for new panes (the user's shell). */
+  defaultCommand: string[];
+  defaultCwd: string;
+}

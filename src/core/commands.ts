@@ -1,0 +1,122 @@
+// The table of bindable commands ("pane.split right"): what keys and the command prompt can run.
+import type { Action, ActionType } from './actions.js';
+import { actionSchema } from './actions.js';
+import type { Direction } from './types.js';
+
+/** Commands that only the attached client can carry out (UI overlays, prompts, detaching). */
+export const CLIENT_COMMANDS = [
+  'client.detach',
+  'client.help',
+  'client.command-prompt',
+  'client.prompt-rename-pane',
+  'client.prompt-rename-window',
+  'client.confirm-close-pane',
+  'client.confirm-close-window',
+  'client.send-prefix',
+  'client.reload-config',
+  'client.theme-next',
+  'client.copy-mode',
+  'client.paste',
+  'client.agent-picker',
+  'client.redraw',
+  'client.jump-waiting',
+] as const;
+export type ClientCommandName = (typeof CLIENT_COMMANDS)[number];
+
+export type BoundCommand =
+  | { scope: 'server'; action: Action; text: string }
+  | { scope: 'client'; name: ClientCommandName; args: string[]; text: string };
+
+export interface CommandSpec {
+  name: string;
+  usage: string;
+  description: string;
+  parse(args: string[]): { ok: true; command: BoundCommand } | { ok: false; error: string };
+}
+
+const DIRS = ['left', 'right', 'up', 'down'] as const;
+const isDir = (s: string | undefined): s is Direction => !!s && (DIRS as readonly string[]).includes(s);
+
+function server(text: string, raw: Record<string, unknown>): ReturnType<CommandSpec['parse']> {
+  const r = actionSchema.safeParse(raw);
+  if (!r.success) return { ok: false, error: r.error.issues.map((i) => i.message).join('; ') };
+  return { ok: true, command: { scope: 'server', action: r.data, text } };
+}
+
+function client(name: ClientCommandName, args: string[], text: string): ReturnType<CommandSpec['parse']> {
+  return { ok: true, command: { scope: 'client', name, args, text } };
+}
+
+function spec(
+  name: string,
+  usage: string,
+  description: string,
+  parse: (args: string[], text: string) => ReturnType<CommandSpec['parse']>,
+): CommandSpec {
+  return { name, usage, description, parse: (args) => parse(args, [name, ...args].join(' ')) };
+}
+
+const noArgs = (type: ActionType) => (args: string[], text: string) =>
+  args.length ? { ok: false as const, error: `${type} takes no arguments` } : server(text, { type });
+
+export const COMMANDS: CommandSpec[] = [
+  spec('pane.split', 'pane.split right|down|left|up', 'Split the focused pane; the new pane opens on that side', (a, t) =>
+    isDir(a[0]) && a.length === 1 ? server(t, { type: 'pane.split', direction: a[0] }) : { ok: false, error: 'expected a direction: right, down, left or up' }),
+  spec('pane.close', 'pane.close', 'Close the focused pane (kills its program)', noArgs('pane.close')),
+  spec('pane.focus', 'pane.focus left|right|up|down|next|prev|last', 'Move focus to a neighbouring pane', (a, t) => {
+    if (a.length !== 1) return { ok: false, error: 'expected one of left, right, up, down, next, prev, last' };
+    if (isDir(a[0])) return server(t, { type: 'pane.focus', direction: a[0] });
+    if (a[0] === 'next' || a[0] === 'prev' || a[0] === 'last') return server(t, { type: 'pane.focus', cycle: a[0] });
+    return { ok: false, error: `unknown focus target "${a[0]}"` };
+  }),
+  spec('pane.resize', 'pane.resize left|right|up|down [cells]', 'Move the focused pane\'s edge (default 1 cell)', (a, t) => {
+    const cells = a[1] === undefined ? 1 : Number(a[1]);
+    if (!isDir(a[0]) || !Number.isInteger(cells) || cells < 1 || a.length > 2) return { ok: false, error: 'expected a direction and an optional cell count' };
+    return server(t, { type: 'pane.resize', direction: a[0], cells });
+  }),
+  spec('pane.zoom', 'pane.zoom', 'Zoom the focused pane to the whole window, or unzoom', noArgs('pane.zoom')),
+  spec('pane.swap', 'pane.swap next|prev|left|right|up|down', 'Swap the focused pane with another', (a, t) => {
+    const w = a[0] ?? 'next';
+    if (a.length > 1 || !(w === 'next' || w === 'prev' || isDir(w))) return { ok: false, error: 'expected next, prev or a direction' };
+    return server(t, { type: 'pane.swap', with: w });
+  }),
+  spec('pane.rename', 'pane.rename [name]', 'Rename the focused pane (prompts when no name is given)', (a, t) =>
+    a.length === 0 ? client('client.prompt-rename-pane', [], t) : server(t, { type: 'pane.rename', name: a.join(' ') })),
+  spec('window.new', 'window.new [name]', 'Open a new window with a shell', (a, t) => server(t, { type: 'window.new', ...(a.length ? { name: a.join(' ') } : {}) })),
+  spec('window.select', 'window.select N|next|prev|last', 'Switch window', (a, t) => {
+    if (a.length !== 1) return { ok: false, error: 'expected a window number, next, prev or last' };
+    if (/^\d+$/.test(a[0])) return server(t, { type: 'window.select', index: Number(a[0]) });
+    if (a[0] === 'next' || a[0] === 'prev' || a[0] === 'last') return server(t, { type: 'window.select', relative: a[0] });
+    return { ok: false, error: `unknown window "${a[0]}"` };
+  }),
+  spec('window.rename', 'window.rename [name]', 'Rename the current window (prompts when no name is given)', (a, t) =>
+    a.length === 0 ? client('client.prompt-rename-window', [], t) : server(t, { type: 'window.rename', name: a.join(' ') })),
+  spec('window.close', 'window.close', 'Close the current window and its panes', noArgs('window.close')),
+  spec('agent.reset', 'agent.reset', 'Forget the focused pane\'s reported agent state (back to screen heuristics)', noArgs('agent.reset')),
+  spec('agent.wait', 'agent.wait', 'Tell me when the focused pane\'s agent is next idle or done', (a, t) =>
+    a.length ? { ok: false, error: 'agent.wait takes no arguments' } : server(t, { type: 'agent.wait_mark' })),
+  spec('client.detach', 'client.detach', 'Detach this client; panes keep running', (a, t) => client('client.detach', a, t)),
+  spec('client.help', 'client.help', 'Show every key binding', (a, t) => client('client.help', a, t)),
+  spec('client.command-prompt', 'client.command-prompt', 'Type a command (e.g. pane.split down)', (a, t) => client('client.command-prompt', a, t)),
+  spec('client.confirm-close-pane', 'client.confirm-close-pane', 'Close the focused pane after a y/n confirmation', (a, t) => client('client.confirm-close-pane', a, t)),
+  spec('client.confirm-close-window', 'client.confirm-close-window', 'Close the window after a y/n confirmation', (a, t) => client('client.confirm-close-window', a, t)),
+  spec('client.send-prefix', 'client.send-prefix', 'Send the prefix key itself to the focused pane', (a, t) => client('client.send-prefix', a, t)),
+  spec('client.reload-config', 'client.reload-config', 'Reload configuration files', (a, t) => client('client.reload-config', a, t)),
+  spec('client.theme-next', 'client.theme-next', 'Switch to the next theme', (a, t) => client('client.theme-next', a, t)),
+  spec('client.copy-mode', 'client.copy-mode', 'Enter copy mode (scroll, search, select)', (a, t) => client('client.copy-mode', a, t)),
+  spec('client.paste', 'client.paste', 'Paste castellan\'s buffer into the focused pane', (a, t) => client('client.paste', a, t)),
+  spec('client.agent-picker', 'client.agent-picker', 'Pick an agent definition to launch in a new pane', (a, t) => client('client.agent-picker', a, t)),
+  spec('client.redraw', 'client.redraw', 'Redraw the whole screen', (a, t) => client('client.redraw', a, t)),
+  spec('client.jump-waiting', 'client.jump-waiting', 'Jump to the pane whose agent most recently needs you', (a, t) => client('client.jump-waiting', a, t)),
+];
+
+export const COMMAND_TABLE: ReadonlyMap<string, CommandSpec> = new Map(COMMANDS.map((c) => [c.name, c]));
+
+/** Parses a command line such as `pane.split right` (also used by the `prefix :` prompt). */
+export function parseCommand(text: string): { ok: true; command: BoundCommand } | { ok: false; error: string } {
+  const words = text.trim().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return { ok: false, error: 'empty command' };
+  const spec = COMMAND_TABLE.get(words[0]);
+  if (!spec) return { ok: false, error: `unknown command "${words[0]}"` };
+  return spec.parse(words.slice(1));
+}

@@ -1,0 +1,71 @@
+// Read-only queries over State: targets, window areas, pane geometry, what each client sees.
+import { computeRects, innerRect } from './layout.js';
+import type { ClientId, PaneId, PaneState, Rect, Size, State, WindowId, WindowState } from './types.js';
+import { STATUS_BAR_ROWS } from './types.js';
+
+export const windowArea = (w: WindowState): Rect => ({ x: 0, y: 0, w: w.size.cols, h: w.size.rows });
+
+/** Area of the window given a client's terminal size (one row goes to the status bar). */
+export const areaForTerminal = (size: Size): Size => ({ cols: Math.max(1, size.cols), rows: Math.max(1, size.rows - STATUS_BAR_ROWS) });
+
+export function windowsInOrder(state: State): WindowState[] {
+  return state.windowOrder.map((id) => state.windows[id]).filter(Boolean);
+}
+
+/** The window an action acts on: the client's, else the server's current one. */
+export function targetWindowId(state: State, client?: ClientId): WindowId | undefined {
+  const c = client ? state.clients[client] : undefined;
+  if (c && state.windows[c.window]) return c.window;
+  if (state.currentWindow && state.windows[state.currentWindow]) return state.currentWindow;
+  return state.windowOrder[0];
+}
+
+export function targetPaneId(state: State, client: ClientId | undefined, pane?: PaneId): PaneId | undefined {
+  if (pane) return state.panes[pane] ? pane : undefined;
+  const w = targetWindowId(state, client);
+  return w ? state.windows[w]?.active : undefined;
+}
+
+/** Outer rects of the panes shown in a window (only the zoomed pane when zoomed). */
+export function visibleRects(w: WindowState): Map<PaneId, Rect> {
+  const area = windowArea(w);
+  if (w.zoomed) return new Map([[w.zoomed, area]]);
+  return computeRects(w.layout, area);
+}
+
+/** The pty size every pane should have: hidden panes of a zoomed window keep their unzoomed size. */
+export function paneSizes(state: State): Map<PaneId, Size> {
+  const out = new Map<PaneId, Size>();
+  for (const w of Object.values(state.windows)) {
+    const rects = computeRects(w.layout, windowArea(w));
+    if (w.zoomed) rects.set(w.zoomed, windowArea(w));
+    for (const [id, r] of rects) {
+      const inner = innerRect(r);
+      out.set(id, { cols: inner.w, rows: inner.h });
+    }
+  }
+  return out;
+}
+
+/** Panes that some attached client is looking at (the active pane of each client's window). */
+export function focusedPanes(state: State): Set<PaneId> {
+  const out = new Set<PaneId>();
+  for (const c of Object.values(state.clients)) {
+    const w = state.windows[c.window];
+    if (w) out.add(w.active);
+  }
+  return out;
+}
+
+export function paneTitle(p: PaneState): string {
+  if (p.name) return p.name;
+  if (p.programTitle) return p.programTitle;
+  const cmd = p.command[0] ?? '';
+  return cmd.split('/').pop() ?? cmd;
+}
+
+export function windowName(state: State, w: WindowState): string {
+  if (w.name) return w.name;
+  const p = state.panes[w.active];
+  return p ? paneTitle(p) : w.id;
+}

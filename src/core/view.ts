@@ -1,0 +1,84 @@
+// The view model a client draws its chrome from: pure function of State and the client's id.
+import { rollup } from './agent-state.js';
+import { panesOf } from './layout.js';
+import { focusedPanes, paneTitle, visibleRects, windowName, windowsInOrder } from './select.js';
+import type { AgentState, Rect, State } from './types.js';
+import { AGENT_STATES } from './types.js';
+
+export interface PaneView {
+  id: string;
+  title: string;
+  /** Outer rect (border included), in window-area coordinates. */
+  rect: Rect;
+  focused: boolean;
+  agent?: string;
+  state: AgentState;
+  stateSource?: string;
+  exited?: { code: number | null; signal?: number | null };
+  waiting: boolean;
+  parent?: string;
+}
+
+export interface WindowTab {
+  id: string;
+  index: number;
+  name: string;
+  current: boolean;
+  rollup?: AgentState;
+  /** A pane in it that the user is not looking at became blocked or done. */
+  alert: boolean;
+  panes: number;
+}
+
+export interface ViewModel {
+  session: string;
+  /** Size of the window area the server laid out (may be smaller than this client's terminal). */
+  area: { cols: number; rows: number };
+  windows: WindowTab[];
+  window: { id: string; zoomed: boolean; panes: PaneView[] };
+  /** Counts per agent state across the whole session, for the status bar roll-up. */
+  counts: Record<AgentState, number>;
+}
+
+export function buildView(state: State, clientId: string): ViewModel | undefined {
+  const client = state.clients[clientId];
+  const wid = client?.window ?? state.currentWindow ?? state.windowOrder[0];
+  const win = wid ? state.windows[wid] : undefined;
+  if (!win) return undefined;
+  const focused = focusedPanes(state);
+  const rects = visibleRects(win);
+  const panes: PaneView[] = [];
+  for (const id of panesOf(win.layout)) {
+    const r = rects.get(id);
+    const p = state.panes[id];
+    if (!r || !p) continue;
+    panes.push({
+      id,
+      title: paneTitle(p),
+      rect: r,
+      focused: win.active === id,
+      ...(p.agent.agent ? { agent: p.agent.agent } : {}),
+      state: p.agent.state,
+      ...(p.agent.source ? { stateSource: p.agent.source } : {}),
+      ...(p.exited ? { exited: { code: p.exited.code, signal: p.exited.signal } } : {}),
+      waiting: !!p.agent.waitMark,
+      ...(p.parent ? { parent: p.parent } : {}),
+    });
+  }
+  const counts = Object.fromEntries(AGENT_STATES.map((s) => [s, 0])) as Record<AgentState, number>;
+  for (const p of Object.values(state.panes)) if (p.agent.agent || p.agent.state !== 'unknown') counts[p.agent.state]++;
+  const windows: WindowTab[] = windowsInOrder(state).map((w) => {
+    const ids = panesOf(w.layout);
+    const states = ids.map((id) => state.panes[id]?.agent.state ?? 'unknown');
+    return {
+      id: w.id,
+      index: w.index,
+      name: windowName(state, w),
+      current: w.id === win.id,
+      rollup: rollup(states),
+      alert: ids.some((id) => !focused.has(id) && (state.panes[id]?.agent.state === 'blocked' || state.panes[id]?.agent.state === 'done')),
+      panes: ids.length,
+    };
+  });
+  return { session: state.session, area: { ...win.size }, windows, window: { id: win.id, zoomed: !!win.zoomed, panes }, counts };
+}

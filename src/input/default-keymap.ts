@@ -1,0 +1,67 @@
+// The default key bindings: tmux's keys for what tmux also does, castellan's own on keys tmux leaves free.
+import type { Binding } from './keymap.js';
+
+/** tmux's prefix. Users move it with `prefix = "C-a"` in `[keys]`. */
+export const DEFAULT_PREFIX = 'C-b';
+
+const PANES = 'Panes';
+const WINDOWS = 'Windows';
+const AGENTS = 'Agents';
+const COPY = 'Copy & paste';
+const SESSION = 'Session';
+
+/** [key after the prefix, command, description, group, repeatable?] */
+type Row = [key: string, command: string, description: string, group: string, repeat?: 'repeat'];
+
+const DIRS = [['Up', 'up', 'above'], ['Down', 'down', 'below'], ['Left', 'left', 'to the left'], ['Right', 'right', 'to the right']] as const;
+
+const ROWS: Row[] = [
+  ['%', 'pane.split right', 'Split: new pane on the right', PANES],
+  ['"', 'pane.split down', 'Split: new pane below', PANES],
+  ['o', 'pane.focus next', 'Focus the next pane', PANES],
+  [';', 'pane.focus last', 'Focus the previously focused pane', PANES],
+  // Not repeatable (tmux's are): a quick Up after moving focus belongs to the shell's history.
+  ...DIRS.map(([key, dir, where]): Row => [key, `pane.focus ${dir}`, `Focus the pane ${where}`, PANES]),
+  ...DIRS.map(([key, dir]): Row => [`C-${key}`, `pane.resize ${dir} 1`, `Resize the pane ${dir} by 1 cell`, PANES, 'repeat']),
+  ...DIRS.map(([key, dir]): Row => [`M-${key}`, `pane.resize ${dir} 5`, `Resize the pane ${dir} by 5 cells`, PANES, 'repeat']),
+  ['z', 'pane.zoom', 'Zoom the pane to the whole window, or unzoom', PANES],
+  ['x', 'client.confirm-close-pane', 'Close the pane (asks first)', PANES],
+  ['{', 'pane.swap prev', 'Swap the pane with the previous one', PANES],
+  ['}', 'pane.swap next', 'Swap the pane with the next one', PANES],
+  // tmux has no pane names; P (unbound in tmux) mirrors `,` for windows and reads as "Pane".
+  ['P', 'pane.rename', 'Rename the pane', PANES],
+
+  ['c', 'window.new', 'New window', WINDOWS],
+  ['n', 'window.select next', 'Next window', WINDOWS],
+  ['p', 'window.select prev', 'Previous window', WINDOWS],
+  ['l', 'window.select last', 'Last used window', WINDOWS],
+  ...Array.from({ length: 10 }, (_, n): Row => [String(n), `window.select ${n}`, `Window ${n}`, WINDOWS]),
+  [',', 'window.rename', 'Rename the window', WINDOWS],
+  ['&', 'client.confirm-close-window', 'Close the window (asks first)', WINDOWS],
+
+  ['a', 'client.agent-picker', 'Launch an agent in a new pane', AGENTS],
+  // j for "jump": unbound in tmux, and on the home row for the key you press most when agents wait.
+  ['j', 'client.jump-waiting', 'Jump to the agent that most recently needs you', AGENTS],
+  ['W', 'agent.wait', 'Notify me when this pane\'s agent is next idle or done', AGENTS],
+  ['R', 'agent.reset', 'Forget the reported agent state (back to screen heuristics)', AGENTS],
+
+  ['[', 'client.copy-mode', 'Copy mode: scroll, search, select', COPY],
+  [']', 'client.paste', 'Paste the buffer into the pane', COPY],
+
+  ['d', 'client.detach', 'Detach; panes keep running', SESSION],
+  ['?', 'client.help', 'List key bindings', SESSION],
+  [':', 'client.command-prompt', 'Command prompt', SESSION],
+  ['r', 'client.redraw', 'Redraw the screen', SESSION],
+  ['T', 'client.theme-next', 'Next theme', SESSION],
+  [DEFAULT_PREFIX, 'client.send-prefix', 'Send the prefix key to the pane', SESSION],
+];
+
+/** Every default binding is in the prefix table: root bindings would take keys away from the agents. */
+export const DEFAULT_BINDINGS: Binding[] = ROWS.map(([key, command, description, group, repeat]) => ({
+  table: 'prefix',
+  key,
+  command,
+  description,
+  group,
+  ...(repeat ? { repeat: true } : {}),
+}));

@@ -1,0 +1,59 @@
+// Where castellan keeps things: the only module that reads HOME, XDG_* and CASTELLAN_* path variables.
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+
+export const DEFAULT_SESSION = 'default';
+
+export interface Paths {
+  home: string;
+  /** Directory of sockets (mode 0700). */
+  socketDir: string;
+  socket: string;
+  session: string;
+  /** ~/.castellan: user config, themes, agents. */
+  userDir: string;
+  userConfig: string;
+  userThemes: string;
+  userAgents: string;
+  /** Logs, audit log, trust store. */
+  stateDir: string;
+  serverLog: string;
+  auditLog: string;
+  trustFile: string;
+}
+
+function validSession(name: string): string {
+  if (!/^[A-Za-z0-9_.-]{1,64}$/.test(name) || name === '.' || name === '..') {
+    throw new Error(`invalid session name "${name}": use letters, digits, '_', '-', '.' (up to 64)`);
+  }
+  return name;
+}
+
+/**
+ * Paths for a session. `CASTELLAN_SOCKET` (when no explicit session is asked for) pins the socket, which is how
+ * commands run inside a pane reach the server that owns the pane.
+ */
+export function resolvePaths(opts: { session?: string; env?: NodeJS.ProcessEnv } = {}): Paths {
+  const env = opts.env ?? process.env;
+  const home = env.HOME || homedir();
+  const socketDir = join(home, '.config', 'castellan');
+  const session = validSession(opts.session ?? env.CASTELLAN_SESSION ?? DEFAULT_SESSION);
+  const defaultSocket = join(socketDir, session === DEFAULT_SESSION ? 'castellan.sock' : `${session}.sock`);
+  const socket = !opts.session && env.CASTELLAN_SOCKET ? env.CASTELLAN_SOCKET : defaultSocket;
+  const userDir = join(home, '.castellan');
+  const stateDir = env.XDG_STATE_HOME ? join(env.XDG_STATE_HOME, 'castellan') : join(home, '.local', 'state', 'castellan');
+  return {
+    home,
+    socketDir: opts.session || !env.CASTELLAN_SOCKET ? socketDir : join(socket, '..'),
+    socket,
+    session,
+    userDir,
+    userConfig: join(userDir, 'config.toml'),
+    userThemes: join(userDir, 'themes'),
+    userAgents: join(userDir, 'agents'),
+    stateDir,
+    serverLog: join(stateDir, `server-${session}.log`),
+    auditLog: join(stateDir, 'audit.jsonl'),
+    trustFile: join(stateDir, 'trust.json'),
+  };
+}

@@ -1,0 +1,173 @@
+// One attached UI client: builds its frames (changed view, changed rows of visible panes, cursor) on a frame clock.
+import type { Connection } from '../api/context.js';
+import type { State } from '../core/types.js';
+import { buildView, type ViewModel } from '../core/view.js';
+import type { PaneRuntime } from './pane-runtime.js';
+
+export interface FrameCursor {
+  pane: string;
+  x: number;
+  y: number;
+  visible: boolean;
+  shape: string;
+  blink: boolean;
+  isDefault?: boolean;
+}
+
+export interface Frame {
+  view?: ViewModel;
+  /** Changed rows per pane: [row index, SGR text]; `size` is the pane's screen size the rows belong to. */
+  panes: Record<string, { cols: number; rows: number; lines: Array<[number, string]> }>;
+  cursor: FrameCursor | null;
+  /** The focused pane wants mouse reports (the client turns on terminal mouse reporting). */
+  mouse: boolean;
+  /** The client must forget what it drew and repaint everything (attach, resize, redraw). */
+  reset?: boolean;
+}
+
+/** Above this many bytes queued to a client socket, frames are skipped until it drains (a slow client drops frames). */
+const MAX_QUEUED = 512 * 1024;
+/** After a keystroke, output of the focused pane is sent at once instead of on the next frame tick. */
+const INPUT_PRIORITY_MS = 150;
+
+export class ClientLink {
+  private sentView = '';
+  private sentRows = new Map<string, { cols: number; rows: number; lines: string[] }>();
+  private sentCursor = '';
+  private sentMouse = false;
+  private timer: NodeJS.Timeout | undefined;
+  private immediate: NodeJS.Immediate | undefined;
+  private lastFrameAt = 0;
+  private lastInputAt = 0;
+  private needReset = true;
+  private waitingDrain = false;
+  frames = 0;
+
+  constructor(
+    readonly id: string,
+    readonly conn: Connection & { writableLength?: () => number; onDrain?: (cb: () => void) => void },
+    private readonly frameMs: () => number,
+    private readonly source: { state(): State; pane(id: string): PaneRuntime | undefined },
+  ) {}
+
+  noteInput(): void {
+    this.lastInputAt = Date.now();
+  }
+
+  /** Forget everything sent: the next frame is a full repaint. */
+  reset(): void {
+    this.needReset = true;
+    this.sentView = '';
+    this.sentRows.clear();
+    this.sentCursor = '';
+    this.schedule(true);
+  }
+
+  /** Ask for a frame; `urgent` sends it as soon as the event loop allows (keystroke echo). */
+  schedule(urgent = false, paneId?: string): void {
+    if (this.conn.closed) return;
+    if (!urgent && paneId && Date.now() - this.lastInputAt < INPUT_PRIORITY_MS) {
+      const st = this.source.state();
+      const c = st.clients[this.id];
+      if (c && st.windows[c.window]?.active === paneId) urgent = true;
+    }
+    if (urgent) {
+      if (this.immediate) return;
+      if (this.timer) {
+        clearTimeout(this.timer);
+        this.timer = undefined;
+      }
+      this.immediate = setImmediate(() => {
+        this.immediate = undefined;
+        this.flush();
+      });
+      return;
+    }
+    if (this.timer || this.immediate) return;
+    const delay = Math.max(0, this.lastFrameAt + this.frameMs() - Date.now());
+    this.timer = setTimeout(() => {
+      this.timer = undefined;
+      this.flush();
+    }, delay);
+  }
+
+  flush(): void {
+    if (this.conn.closed) return;
+    const queued = this.conn.writableLength?.() ?? 0;
+    if (queued > MAX_QUEUED) {
+      if (!this.waitingDrain && this.conn.onDrain) {
+        this.waitingDrain = true;
+        this.conn.onDrain(() => {
+          this.waitingDrain = false;
+          this.schedule(true);
+        });
+      }
+      return;
+    }
+    const frame = this.build();
+    this.lastFrameAt = Date.now();
+    if (!frame) return;
+    this.frames++;
+    this.conn.send({ frame });
+  }
+
+  private build(): Frame | undefined {
+    const state = this.source.state();
+    const view = buildView(state, this.id);
+    if (!view) return undefined;
+    const frame: Frame = { panes: {}, cursor: null, mouse: false };
+    let changed = false;
+    if (this.needReset) {
+      frame.reset = true;
+      this.needReset = false;
+      changed = true;
+    }
+    const viewJson = JSON.stringify(view);
+    if (viewJson !== this.sentView) {
+      frame.view = view;
+      this.sentView = viewJson;
+      changed = true;
+    }
+    const visible = new Set<string>();
+    for (const pv of view.window.panes) {
+      visible.add(pv.id);
+      const rt = this.source.pane(pv.id);
+      if (!rt) continue;
+      const rows = rt.screen.viewportRows();
+      const { cols, rows: nrows } = rt.size;
+      let sent = this.sentRows.get(pv.id);
+      if (!sent || sent.cols !== cols || sent.rows !== nrows) {
+        sent = { cols, rows: nrows, lines: [] };
+        this.sentRows.set(pv.id, sent);
+      }
+      const lines: Array<[number, string]> = [];
+      for (let y = 0; y < rows.length; y++) {
+        if (sent.lines[y] !== rows[y]) {
+          lines.push([y, rows[y]]);
+          sent.lines[y] = rows[y];
+        }
+      }
+      if (lines.length) {
+        frame.panes[pv.id] = { cols, rows: nrows, lines };
+        changed = true;
+      }
+      if (pv.focused) {
+        const c = rt.screen.cursor();
+        frame.cursor = { pane: pv.id, x: c.x, y: c.y, visible: c.visible && !rt.exited, shape: c.shape, blink: c.blink, ...(c.isDefault ? { isDefault: true } : {}) };
+        frame.mouse = rt.wantsMouse();
+      }
+    }
+    // Panes no longer visible are forgotten, so they are sent whole when they come back.
+    for (const id of this.sentRows.keys()) if (!visible.has(id)) this.sentRows.delete(id);
+    const cursorJson = JSON.stringify(frame.cursor);
+    if (cursorJson !== this.sentCursor || frame.mouse !== this.sentMouse) changed = true;
+    this.sentCursor = cursorJson;
+    this.sentMouse = frame.mouse;
+    return changed ? frame : undefined;
+  }
+
+  dispose(): void {
+    if (this.timer) clearTimeout(this.timer);
+    if (this.immediate) clearImmediate(this.immediate);
+  }
+}

@@ -1,0 +1,35 @@
+// Starting a server in the background (detached, its own session) and waiting until its socket answers.
+import { spawn } from 'node:child_process';
+import { mkdirSync, openSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import type { Paths } from '../platform/paths.js';
+import { probeSocket } from './socket-server.js';
+
+const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
+
+export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number; rows?: number; command?: string[]; timeoutMs?: number }): Promise<void> {
+  mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
+  const logFd = openSync(paths.serverLog, 'a', 0o600);
+  const args = [BIN, 'server', 'start', '--foreground', '--session', paths.session];
+  if (o.cols) args.push('--cols', String(o.cols));
+  if (o.rows) args.push('--rows', String(o.rows));
+  if (o.command?.length) args.push('--', ...o.command);
+  const env: NodeJS.ProcessEnv = { ...process.env, CASTELLAN_SOCKET: paths.socket, CASTELLAN_SERVER: '1' };
+  // The server must not keep the caller's pane identity: it is a new, separate server.
+  delete env.CASTELLAN_PANE_ID;
+  delete env.CASTELLAN_ENV;
+  const child = spawn(process.execPath, args, { cwd: o.cwd, env, detached: true, stdio: ['ignore', logFd, logFd] });
+  let exited: number | null = null;
+  child.on('exit', (code) => {
+    exited = code ?? 1;
+  });
+  child.unref();
+  const deadline = Date.now() + (o.timeoutMs ?? 10_000);
+  while (Date.now() < deadline) {
+    if (await probeSocket(paths.socket, 500)) return;
+    if (exited !== null && exited !== 0) throw new Error(`server exited with code ${exited}; see ${paths.serverLog}`);
+    if (exited === 0 && (await probeSocket(paths.socket, 500))) return;
+    await new Promise((r) => setTimeout(r, 25));
+  }
+  throw new Error(`server did not start within ${o.timeoutMs ?? 10_000} ms; see ${paths.serverLog}`);
+}

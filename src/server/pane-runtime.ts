@@ -1,0 +1,128 @@
+// One live pane on the server: its pty and its screen, with flow control and an exit notice that loses no output.
+import type { ClientInput } from '../api/context.js';
+import { encodeMouse, encodePaste, translateKeys } from './pane-input.js';
+import { spawnPty, type PtyExit, type PtyProcess } from './pty.js';
+import { Screen } from './screen.js';
+
+/** Reading pauses above HIGH unparsed bytes and resumes below LOW, so a flood cannot eat memory or starve others. */
+const HIGH = 1024 * 1024;
+const LOW = 128 * 1024;
+
+export interface PaneRuntimeOpts {
+  id: string;
+  command: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+  scrollback: number;
+  onDirty(): void;
+  onExit(e: PtyExit): void;
+  onTitle(title: string): void;
+  onBell(): void;
+  onNotify(n: { title?: string; body: string }): void;
+  onError(err: unknown): void;
+}
+
+export class PaneRuntime {
+  readonly screen: Screen;
+  readonly pty: PtyProcess | undefined;
+  exited = false;
+  /** When output was last parsed (for detection's "recent change" and input-priority frames). */
+  lastOutputAt = 0;
+  private cols: number;
+  private rows: number;
+
+  constructor(private readonly o: PaneRuntimeOpts) {
+    this.cols = o.cols;
+    this.rows = o.rows;
+    this.screen = new Screen({ cols: o.cols, rows: o.rows, scrollback: o.scrollback, onListenerError: o.onError });
+    this.screen.onWriteParsed(() => {
+      this.lastOutputAt = Date.now();
+      o.onDirty();
+    });
+    this.screen.onTitle((t) => o.onTitle(t));
+    this.screen.onBell(() => o.onBell());
+    this.screen.onNotify((n) => o.onNotify(n));
+    let pty: PtyProcess | undefined;
+    try {
+      pty = spawnPty({ command: o.command, cwd: o.cwd, env: o.env, cols: o.cols, rows: o.rows });
+    } catch (err) {
+      // A command that cannot start shows why in its pane instead of taking the server down.
+      this.screen.write(`\x1b[31mcastellan: cannot run ${JSON.stringify(o.command.join(' '))}: ${(err as Error).message}\x1b[0m\r\n`);
+      queueMicrotask(() => this.finish({ code: 127, signal: null }));
+    }
+    this.pty = pty;
+    if (!pty) return;
+    // Replies to the program's queries (cursor position, device attributes) go back into the pty.
+    this.screen.onReply((data) => pty.write(data));
+    pty.onData((chunk) => {
+      this.screen.write(chunk, () => {
+        if (this.screen.pendingBytes < LOW) pty.resume();
+      });
+      if (this.screen.pendingBytes > HIGH) pty.pause();
+    });
+    pty.onExit((e) => this.finish(e));
+  }
+
+  private finish(e: PtyExit): void {
+    if (this.exited) return;
+    this.exited = true;
+    const how = e.signal ? `killed by signal ${e.signal}` : `exited with code ${e.code}`;
+    // Queued behind all output already read, so the notice lands after the program's last line.
+    this.screen.write(`\x1b[0m\r\n\x1b[2m[${how} — press Enter to close this pane]\x1b[0m`, () => this.o.onExit(e));
+  }
+
+  get size(): { cols: number; rows: number } {
+    return { cols: this.cols, rows: this.rows };
+  }
+
+  resize(cols: number, rows: number): void {
+    if (cols === this.cols && rows === this.rows) return;
+    this.cols = cols;
+    this.rows = rows;
+    this.screen.resize(cols, rows);
+    this.pty?.resize(cols, rows);
+    this.o.onDirty();
+  }
+
+  /** Raw input from a user or the API. */
+  write(data: string): void {
+    if (this.exited || !this.pty) return;
+    this.pty.write(translateKeys(data, this.screen.modes));
+  }
+
+  input(msg: ClientInput, origin: { x: number; y: number } = { x: 0, y: 0 }): void {
+    if (this.exited || !this.pty) return;
+    const modes = this.screen.modes;
+    switch (msg.kind) {
+      case 'data':
+        this.pty.write(translateKeys(msg.data, modes));
+        return;
+      case 'paste':
+        this.pty.write(encodePaste(msg.text, modes));
+        return;
+      case 'mouse': {
+        const bytes = encodeMouse({ ...msg, x: msg.x - origin.x, y: msg.y - origin.y }, modes);
+        if (bytes) this.pty.write(bytes);
+        return;
+      }
+      case 'focus':
+        if (modes.sendFocus) this.pty.write(msg.focused ? '\x1b[I' : '\x1b[O');
+        return;
+    }
+  }
+
+  wantsMouse(): boolean {
+    return this.screen.modes.mouseTracking !== 'none';
+  }
+
+  kill(): void {
+    this.pty?.kill();
+  }
+
+  dispose(): void {
+    this.kill();
+    this.screen.dispose();
+  }
+}

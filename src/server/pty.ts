@@ -1,0 +1,166 @@
+// The only node-pty import: spawning pane programs, with tail-safe exit and process-group kill.
+import { closeSync, constants, openSync, readFileSync, readlinkSync } from 'node:fs';
+import pty from 'node-pty';
+
+export interface PtyExit {
+  code: number | null;
+  signal: number | null;
+}
+
+export interface PtyProcess {
+  readonly pid: number;
+  write(data: string | Buffer): void;
+  resize(cols: number, rows: number): void;
+  onData(cb: (data: Buffer) => void): void;
+  onExit(cb: (e: PtyExit) => void): void;
+  pause(): void;
+  resume(): void;
+  /** Name of the foreground process of the terminal (e.g. "vim", "claude"). */
+  foregroundName(): string | undefined;
+  /** Pid of the terminal's foreground process group leader, from /proc (Linux). */
+  foregroundPid(): number | undefined;
+  /** Current directory of the foreground process (for splits that open where you are). */
+  cwd(): string | undefined;
+  readonly exited: boolean;
+  /** SIGHUP to the process group, SIGKILL if still alive after graceMs. */
+  kill(graceMs?: number): void;
+}
+
+export interface SpawnOpts {
+  command: string[];
+  cwd: string;
+  env: Record<string, string>;
+  cols: number;
+  rows: number;
+}
+
+function alive(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Field 3 is the state; a zombie has exited and only awaits reaping.
+    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export function spawnPty(o: SpawnOpts): PtyProcess {
+  const [file, ...args] = o.command;
+  const p = pty.spawn(file, args, { name: 'xterm-256color', cols: o.cols, rows: o.rows, cwd: o.cwd, env: o.env, encoding: null });
+  // Holding the slave side open stops Linux from discarding the last KBs a child writes just before it exits
+  // (node-pty 1.1 loses them otherwise); we close it once node-pty reports the exit.
+  let slave = -1;
+  try {
+    slave = openSync((p as unknown as { ptsName: string }).ptsName, constants.O_RDWR | constants.O_NOCTTY);
+  } catch {
+    slave = -1;
+  }
+  let exited = false;
+  let paused = false;
+  let watch: NodeJS.Timeout | undefined;
+  const exitCbs: Array<(e: PtyExit) => void> = [];
+  p.onExit(({ exitCode, signal }) => {
+    exited = true;
+    if (watch) clearInterval(watch);
+    if (slave >= 0) {
+      try {
+        closeSync(slave);
+      } catch {
+        /* already closed */
+      }
+      slave = -1;
+    }
+    const e: PtyExit = { code: signal ? null : exitCode, signal: signal || null };
+    for (const cb of exitCbs) cb(e);
+  });
+  const self: PtyProcess = {
+    pid: p.pid,
+    get exited() {
+      return exited;
+    },
+    write(data) {
+      if (!exited) p.write(data as string);
+    },
+    resize(cols, rows) {
+      if (exited) return;
+      try {
+        p.resize(Math.max(1, cols), Math.max(1, rows));
+      } catch {
+        /* the pty may close between the check and the call */
+      }
+    },
+    onData(cb) {
+      p.onData((d) => cb(d as unknown as Buffer));
+    },
+    onExit(cb) {
+      exitCbs.push(cb);
+    },
+    pause() {
+      if (paused || exited) return;
+      paused = true;
+      p.pause();
+      // node-pty destroys the pty socket 200 ms after the child exits; a paused socket would lose its tail.
+      // While paused, watch for the child's death and resume at once so the rest is read in time.
+      watch = setInterval(() => {
+        if (!alive(p.pid)) self.resume();
+      }, 20);
+      watch.unref();
+    },
+    resume() {
+      if (watch) clearInterval(watch);
+      watch = undefined;
+      if (!paused) return;
+      paused = false;
+      p.resume();
+    },
+    foregroundName() {
+      try {
+        return p.process;
+      } catch {
+        return undefined;
+      }
+    },
+    foregroundPid() {
+      try {
+        const stat = readFileSync(`/proc/${p.pid}/stat`, 'utf8');
+        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+        const tpgid = Number(fields[5]);
+        return tpgid > 0 ? tpgid : undefined;
+      } catch {
+        return undefined;
+      }
+    },
+    cwd() {
+      const pid = self.foregroundPid() ?? p.pid;
+      try {
+        return readlinkSync(`/proc/${pid}/cwd`);
+      } catch {
+        try {
+          return readlinkSync(`/proc/${p.pid}/cwd`);
+        } catch {
+          return undefined;
+        }
+      }
+    },
+    kill(graceMs = 2000) {
+      if (exited) return;
+      const sig = (s: NodeJS.Signals) => {
+        try {
+          process.kill(-p.pid, s);
+        } catch {
+          try {
+            process.kill(p.pid, s);
+          } catch {
+            /* gone */
+          }
+        }
+      };
+      sig('SIGHUP');
+      const t = setTimeout(() => {
+        if (!exited) sig('SIGKILL');
+      }, graceMs);
+      t.unref();
+    },
+  };
+  return self;
+}

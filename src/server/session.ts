@@ -1,0 +1,305 @@
+// The server's session: owns State, pane runtimes and client links; runs actions through the reducer and applies effects.
+import type { ClientInput, Connection, EventFilter, PaneRuntimeInfo, SessionApi } from '../api/context.js';
+import { ApiError } from '../api/protocol.js';
+import type { AnyAction } from '../core/actions.js';
+import type { Effect } from '../core/effects.js';
+import type { CastellanEvent, StampedEvent } from '../core/events.js';
+import { innerRect } from '../core/layout.js';
+import { emptyState, reduce, type ReduceResult } from '../core/reducer.js';
+import { paneSizes, visibleRects } from '../core/select.js';
+import type { State } from '../core/types.js';
+import { defaultShell, paneEnv } from '../platform/env.js';
+import type { Paths } from '../platform/paths.js';
+import { ClientLink } from './client-link.js';
+import { ConfigHolder } from './config-holder.js';
+import { PaneRuntime } from './pane-runtime.js';
+
+export interface SessionOptions {
+  paths: Paths;
+  cwd: string;
+  env: NodeJS.ProcessEnv;
+  version: string;
+  cols?: number;
+  rows?: number;
+  /** Command of the first pane (default: the user's shell). */
+  command?: string[];
+  log(msg: string): void;
+  onShutdown(reason: string): void;
+}
+
+interface Subscriber {
+  filter: EventFilter;
+  cb(e: StampedEvent): void;
+}
+
+export class ServerSession implements SessionApi {
+  readonly version: string;
+  readonly session: string;
+  readonly startedAt = Date.now();
+  readonly socketPath: string;
+  readonly config: ConfigHolder;
+  private st: State;
+  private readonly runtimes = new Map<string, PaneRuntime>();
+  private readonly links = new Map<string, ClientLink>();
+  private readonly subscribers = new Set<Subscriber>();
+  private readonly mouseCapture = new Map<string, string>();
+  private eventSeq = 0;
+  private clientSeq = 0;
+  private stopping = false;
+  /** Extra listeners inside the server (detection loop, hooks engine). */
+  readonly internalListeners = new Set<(e: StampedEvent) => void>();
+
+  constructor(private readonly o: SessionOptions) {
+    this.version = o.version;
+    this.session = o.paths.session;
+    this.socketPath = o.paths.socket;
+    this.config = new ConfigHolder({ cwd: o.cwd, paths: o.paths, log: o.log });
+    this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
+    this.dispatch({
+      type: 'server.init',
+      cols: o.cols ?? 80,
+      rows: o.rows ?? 24,
+      command: o.command ?? this.defaultCommand(),
+      cwd: o.cwd,
+    });
+  }
+
+  private defaultCommand(): string[] {
+    return [defaultShell(this.config.value.session.shell, this.o.env)];
+  }
+
+  state(): State {
+    return this.st;
+  }
+
+  pane(id: string): PaneRuntime | undefined {
+    return this.runtimes.get(id);
+  }
+
+  dispatch(action: AnyAction, opts: { client?: string } = {}): ReduceResult {
+    if (this.stopping) throw new ApiError('shutting_down', 'the server is stopping');
+    const r = reduce(this.st, action, { client: opts.client, now: Date.now(), defaultCommand: this.defaultCommand(), defaultCwd: this.o.cwd });
+    if (r.error) throw new ApiError(r.error.code, r.error.message);
+    this.st = r.state;
+    for (const e of r.effects) this.applyEffect(e);
+    this.syncSizes();
+    for (const e of r.events) this.publish(e);
+    if (r.state !== this.st || r.events.length) for (const l of this.links.values()) l.schedule();
+    else for (const l of this.links.values()) l.schedule();
+    return { ...r, state: this.st };
+  }
+
+  private applyEffect(e: Effect): void {
+    switch (e.type) {
+      case 'spawn':
+        return this.spawn(e.pane, e.command, e.cwd, e.env);
+      case 'kill': {
+        const rt = this.runtimes.get(e.pane);
+        this.runtimes.delete(e.pane);
+        rt?.dispose();
+        return;
+      }
+      case 'notify':
+        for (const l of this.links.values()) l.conn.send({ alert: { pane: e.pane, state: e.state, agent: e.agent, reason: e.reason } });
+        return;
+      case 'shutdown':
+        setImmediate(() => this.shutdown(e.reason));
+        return;
+    }
+  }
+
+  private spawn(id: string, command: string[], cwd: string, env?: Record<string, string>): void {
+    const size = paneSizes(this.st).get(id) ?? { cols: 80, rows: 24 };
+    const rt = new PaneRuntime({
+      id,
+      command,
+      cwd,
+      env: paneEnv({ base: this.o.env, socket: this.socketPath, paneId: id, session: this.session, extra: env }),
+      cols: size.cols,
+      rows: size.rows,
+      scrollback: this.config.value.ui.scrollback,
+      onDirty: () => this.paneDirty(id),
+      onExit: (x) => {
+        if (this.st.panes[id] && this.runtimes.get(id) === rt) this.safeDispatch({ type: 'pane.exited', pane: id, code: x.code, signal: x.signal });
+      },
+      onTitle: (title) => this.safeDispatch({ type: 'pane.title', pane: id, title }),
+      onBell: () => this.toViewers(id, { bell: { pane: id } }),
+      onNotify: (n) => this.toViewers(id, { notify: { pane: id, ...n } }),
+      onError: (err) => this.o.log(`pane ${id}: listener error: ${(err as Error)?.stack ?? err}`),
+    });
+    this.runtimes.set(id, rt);
+  }
+
+  /** Runs an internal action; a refusal is logged, never thrown into an event callback. */
+  safeDispatch(action: AnyAction): void {
+    try {
+      this.dispatch(action);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.code === 'shutting_down')) this.o.log(`${action.type}: ${(err as Error).message}`);
+    }
+  }
+
+  private toViewers(pane: string, msg: unknown): void {
+    const w = this.st.panes[pane]?.window;
+    for (const l of this.links.values()) if (this.st.clients[l.id]?.window === w) l.conn.send(msg);
+  }
+
+  private paneDirty(id: string): void {
+    const w = this.st.panes[id]?.window;
+    if (!w) return;
+    for (const l of this.links.values()) if (this.st.clients[l.id]?.window === w) l.schedule(false, id);
+  }
+
+  private syncSizes(): void {
+    for (const [id, size] of paneSizes(this.st)) this.runtimes.get(id)?.resize(size.cols, size.rows);
+  }
+
+  private publish(e: CastellanEvent): void {
+    const stamped = { ...e, seq: ++this.eventSeq, ts: Date.now() } as StampedEvent;
+    for (const fn of this.internalListeners) {
+      try {
+        fn(stamped);
+      } catch (err) {
+        this.o.log(`internal listener: ${(err as Error).stack}`);
+      }
+    }
+    const pane = (e as { pane?: string }).pane;
+    for (const s of [...this.subscribers]) {
+      if (s.filter.types && !s.filter.types.includes(e.type)) continue;
+      if (s.filter.panes && (!pane || !s.filter.panes.includes(pane))) continue;
+      s.cb(stamped);
+    }
+  }
+
+  emit(e: { type: string; [k: string]: unknown }): void {
+    this.publish(e as CastellanEvent);
+  }
+
+  subscribe(filter: EventFilter, cb: (e: StampedEvent) => void): () => void {
+    const s: Subscriber = { filter, cb };
+    this.subscribers.add(s);
+    return () => this.subscribers.delete(s);
+  }
+
+  paneInfo(pane: string): PaneRuntimeInfo | undefined {
+    const rt = this.runtimes.get(pane);
+    if (!rt) return undefined;
+    return { pid: rt.pty?.pid, foreground: rt.exited ? undefined : rt.pty?.foregroundName(), cwd: rt.exited ? undefined : rt.pty?.cwd(), ...rt.size };
+  }
+
+  readPane(pane: string, opts: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[] {
+    const rt = this.runtimes.get(pane);
+    if (!rt || !this.st.panes[pane]) throw new ApiError('pane_not_found', `no pane ${pane}`);
+    return rt.screen.readLines(opts);
+  }
+
+  writePane(pane: string, data: string, opts: { paste?: boolean } = {}): void {
+    const rt = this.runtimes.get(pane);
+    if (!rt || !this.st.panes[pane]) throw new ApiError('pane_not_found', `no pane ${pane}`);
+    if (rt.exited) throw new ApiError('pane_gone', `pane ${pane} has exited`);
+    rt.input(opts.paste ? { kind: 'paste', text: data } : { kind: 'data', data });
+  }
+
+  async attach(conn: Connection, p: { cols: number; rows: number; term?: string; window?: string }): Promise<Record<string, unknown>> {
+    const id = `c${++this.clientSeq}`;
+    const link = new ClientLink(id, conn as ConstructorParameters<typeof ClientLink>[1], () => this.config.value.ui.frame_ms, { state: () => this.st, pane: (x) => this.runtimes.get(x) });
+    this.dispatch({ type: 'client.attach', client: id, cols: p.cols, rows: p.rows, window: p.window });
+    conn.clientId = id;
+    this.links.set(id, link);
+    conn.onClose(() => this.detach(id, 'connection closed'));
+    link.reset();
+    return { client_id: id, session: this.session, version: this.version, ...this.config.clientConfig() };
+  }
+
+  detach(clientId: string, reason: string): void {
+    const link = this.links.get(clientId);
+    if (!link) return;
+    this.links.delete(clientId);
+    link.dispose();
+    this.mouseCapture.delete(clientId);
+    if (!link.conn.closed) link.conn.send({ detached: { reason } });
+    this.safeDispatch({ type: 'client.detach', client: clientId });
+  }
+
+  clientResize(clientId: string, cols: number, rows: number): void {
+    this.dispatch({ type: 'client.resize', client: clientId, cols, rows });
+    this.links.get(clientId)?.reset();
+  }
+
+  clientAction(clientId: string, action: AnyAction): ReduceResult {
+    // New panes open where the user is: the focused program's current directory.
+    if ((action.type === 'pane.split' || action.type === 'window.new') && !action.cwd) {
+      const w = this.st.windows[this.st.clients[clientId]?.window ?? ''];
+      const cwd = w ? this.runtimes.get(w.active)?.pty?.cwd() : undefined;
+      if (cwd) action = { ...action, cwd };
+    }
+    return this.dispatch(action, { client: clientId });
+  }
+
+  clientInput(clientId: string, msg: ClientInput): void {
+    const c = this.st.clients[clientId];
+    const w = c ? this.st.windows[c.window] : undefined;
+    if (!c || !w) return;
+    this.links.get(clientId)?.noteInput();
+    if (msg.kind === 'mouse') return this.mouse(clientId, msg);
+    const rt = this.runtimes.get(w.active);
+    if (!rt) return;
+    if (rt.exited) {
+      // An exited pane stays to show its last output and exit code; Enter (or q) closes it.
+      if (msg.kind === 'data' && /[\rq]/.test(msg.data)) this.safeDispatch({ type: 'pane.close', pane: w.active });
+      return;
+    }
+    rt.input(msg);
+  }
+
+  private mouse(clientId: string, m: Extract<ClientInput, { kind: 'mouse' }>): void {
+    const c = this.st.clients[clientId];
+    const w = this.st.windows[c.window];
+    const rects = visibleRects(w);
+    const captured = this.mouseCapture.get(clientId);
+    let target: string | undefined = captured && rects.has(captured) ? captured : undefined;
+    if (!target) for (const [id, r] of rects) if (m.x >= r.x && m.x < r.x + r.w && m.y >= r.y && m.y < r.y + r.h) target = id;
+    if (m.action === 'release') this.mouseCapture.delete(clientId);
+    if (!target) return;
+    if (m.action === 'press') {
+      this.mouseCapture.set(clientId, target);
+      if (w.active !== target) {
+        this.safeDispatch({ type: 'pane.focus', pane: target });
+        return;
+      }
+    }
+    const rt = this.runtimes.get(target);
+    if (!rt || rt.exited) return;
+    const inner = innerRect(rects.get(target)!);
+    const inside = m.x >= inner.x && m.x < inner.x + inner.w && m.y >= inner.y && m.y < inner.y + inner.h;
+    const clamped = { ...m, x: Math.max(inner.x, Math.min(inner.x + inner.w - 1, m.x)), y: Math.max(inner.y, Math.min(inner.y + inner.h - 1, m.y)) };
+    if (rt.wantsMouse()) {
+      if (inside || captured) rt.input(clamped, { x: inner.x, y: inner.y });
+      return;
+    }
+    // Programs on the alternate screen that did not ask for the mouse (less, man) scroll with arrow keys.
+    if ((m.action === 'wheel-up' || m.action === 'wheel-down') && rt.screen.modes.alternateScreen) {
+      rt.input({ kind: 'data', data: (m.action === 'wheel-up' ? '\x1b[A' : '\x1b[B').repeat(3) });
+    }
+  }
+
+  reloadConfig(): { diagnostics: unknown[] } {
+    const diagnostics = this.config.reload();
+    for (const l of this.links.values()) l.conn.send({ config: this.config.clientConfig() });
+    return { diagnostics };
+  }
+
+  shutdown(reason: string): void {
+    if (this.stopping) return;
+    this.stopping = true;
+    this.o.log(`shutting down: ${reason}`);
+    for (const l of this.links.values()) {
+      l.conn.send({ exit: { reason } });
+      l.dispose();
+    }
+    this.links.clear();
+    for (const rt of this.runtimes.values()) rt.dispose();
+    this.runtimes.clear();
+    this.o.onShutdown(reason);
+  }
+}
