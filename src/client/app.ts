@@ -47,6 +47,8 @@ export class ClientApp {
   private allMotion = false;
   private title = '';
   private themeIndex = 0;
+  /** Panes that alerted (blocked, done, a wait mark), most recent last: `prefix j` jumps to the newest. */
+  private alerts: string[] = [];
 
   constructor(
     private readonly api: ApiClient,
@@ -107,6 +109,7 @@ export class ClientApp {
   }
 
   private onAlert(a: { pane: string; state: string; agent?: string; reason: string }): void {
+    this.alerts = [...this.alerts.filter((p) => p !== a.pane), a.pane].slice(-20);
     const who = `${a.agent ?? 'agent'} in ${a.pane}`;
     const text = a.reason === 'wait-mark' ? `${who} is ${a.state} (prefix j jumps there)` : `${who} is ${a.state}`;
     this.notify({ level: a.state === 'blocked' ? 'warning' : 'info', text }, 8000);
@@ -337,6 +340,13 @@ export class ClientApp {
       }
       case 'client.redraw':
         return this.redraw();
+      case 'client.jump-waiting': {
+        const target = this.alerts.pop();
+        if (!target) return this.notify({ level: 'info', text: 'no pane is waiting for you' }, 3000);
+        // A pane that is gone by now is skipped: try the next one.
+        this.api.request('client.action', { action: { type: 'pane.focus', pane: target } }).catch(() => this.run(cmd));
+        return;
+      }
       case 'client.reload-config':
         this.api
           .request<{ diagnostics: unknown[] }>('config.reload')

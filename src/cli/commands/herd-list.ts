@@ -1,0 +1,30 @@
+// `castellan herd list`: every pane's agent and badge state, for people and scripts.
+import type { PaneInfo } from '../../api/pane-info.js';
+import { ago, table } from '../cli-util.js';
+import { defineCommand, EXIT } from '../define-command.js';
+
+export default defineCommand({
+  name: 'herd list',
+  usage: 'castellan herd list [--json]',
+  summary: 'List panes with their agent, state, where the state came from, and for how long.',
+  options: { json: { type: 'boolean' } },
+  run: async (ctx, { values }) => {
+    const api = await ctx.connect();
+    try {
+      const { panes } = await api.request<{ panes: PaneInfo[] }>('pane.list', {}, { timeoutMs: 5000 });
+      if (values.json) {
+        ctx.out(JSON.stringify(panes.map((p) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null }))));
+        return EXIT.ok;
+      }
+      const now = Date.now();
+      const rows = [['PANE', 'AGENT', 'STATE', 'SOURCE', 'FOR', 'TITLE']];
+      for (const p of panes) {
+        rows.push([p.pane_id, p.agent.name ?? '-', p.exited ? `exited(${p.exited.code ?? 'sig'})` : p.agent.state, p.agent.source ?? '-', ago(now - p.agent.since), p.title]);
+      }
+      ctx.out(table(rows));
+      return EXIT.ok;
+    } finally {
+      api.close();
+    }
+  },
+});

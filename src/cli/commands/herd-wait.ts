@@ -1,0 +1,74 @@
+// `castellan herd wait`: block until panes' agents reach a state; exit 0, 124 on timeout, 4 if a pane goes away.
+import { ApiError } from '../../api/protocol.js';
+import { AGENT_STATES, type AgentState } from '../../core/types.js';
+import { intArg, listArg, paneArg } from '../cli-util.js';
+import { defineCommand, EXIT, UsageError } from '../define-command.js';
+
+export default defineCommand({
+  name: 'herd wait',
+  usage: 'castellan herd wait --pane ID [--pane ID...] --status idle[,done] [--any|--all] [--timeout-ms N] [--json]',
+  summary: 'Wait until the agent in a pane is in one of the given states (at once if it already is).',
+  details: [
+    'Exit codes: 0 matched, 124 timed out, 4 a pane was closed or its program exited, 3 no server, 2 bad usage.',
+    'With several --pane: --any (default) returns when one matches, --all when all match at the same time.',
+    '--json prints the event that ended the wait. The default timeout is 60000 ms; --timeout-ms 0 waits up to a week.',
+  ].join('\n'),
+  options: {
+    pane: { type: 'string', multiple: true },
+    status: { type: 'string', multiple: true },
+    any: { type: 'boolean' },
+    all: { type: 'boolean' },
+    'timeout-ms': { type: 'string' },
+    json: { type: 'boolean' },
+  },
+  run: async (ctx, { values }) => {
+    const panes = listArg(values.pane).map((p) => paneArg(ctx, p, { required: true })!);
+    if (!panes.length) throw new UsageError('give at least one --pane');
+    const states = listArg(values.status);
+    if (!states.length) throw new UsageError('give --status (e.g. idle,done)');
+    for (const s of states) if (!(AGENT_STATES as readonly string[]).includes(s)) throw new UsageError(`unknown status "${s}"; use ${AGENT_STATES.join(', ')}`);
+    if (values.any && values.all) throw new UsageError('--any and --all exclude each other');
+    const t = intArg(values['timeout-ms'], 'timeout-ms', 0, 7 * 24 * 3600 * 1000) ?? 60_000;
+    const timeoutMs = t === 0 ? 7 * 24 * 3600 * 1000 : t;
+    const api = await ctx.connect();
+    // The client enforces the timeout too, so a wedged server cannot make a script hang past its deadline.
+    let timer: NodeJS.Timeout | undefined;
+    const local = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new ApiError('timeout', `no match within ${timeoutMs} ms`)), timeoutMs + 250);
+    });
+    try {
+      const r = await Promise.race([
+        api.request<{ event: Record<string, unknown>; matched: string[]; states: Record<string, AgentState> }>('events.wait', {
+          panes,
+          states,
+          mode: values.all ? 'all' : 'any',
+          timeout_ms: timeoutMs,
+        }),
+        local,
+      ]);
+      if (values.json) ctx.out(JSON.stringify(r.event));
+      else ctx.out(`${r.matched.join(', ')}: ${r.matched.map((p) => r.states[p]).join(', ')}`);
+      return EXIT.ok;
+    } catch (e) {
+      if (e instanceof ApiError && e.code === 'timeout') {
+        const states = (e.data as { states?: Record<string, string> } | undefined)?.states;
+        ctx.err(`castellan herd wait: timed out after ${timeoutMs} ms${states ? ` (${Object.entries(states).map(([p, s]) => `${p} ${s}`).join(', ')})` : ''}`);
+        if (values.json) ctx.out(JSON.stringify({ type: 'timeout', timeout_ms: timeoutMs, states }));
+        return EXIT.timeout;
+      }
+      if (e instanceof ApiError && (e.code === 'pane_gone' || e.code === 'pane_not_found')) {
+        ctx.err(`castellan herd wait: ${e.message}`);
+        if (values.json) ctx.out(JSON.stringify((e.data as { event?: unknown } | undefined)?.event ?? { type: 'pane_gone', message: e.message }));
+        return EXIT.paneGone;
+      }
+      if (e instanceof ApiError && e.code === 'shutting_down') {
+        ctx.err('castellan herd wait: the server went away while waiting');
+        return EXIT.notRunning;
+      }
+      throw e;
+    } finally {
+      if (timer) clearTimeout(timer);
+      api.close();
+    }
+  },
+});

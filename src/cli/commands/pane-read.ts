@@ -1,0 +1,26 @@
+// `castellan pane read`: print a pane's screen or the last N lines of its scrollback.
+import { intArg, paneArg } from '../cli-util.js';
+import { defineCommand, EXIT } from '../define-command.js';
+
+export default defineCommand({
+  name: 'pane read',
+  usage: 'castellan pane read --pane ID [--lines N] [--scrollback] [--ansi] [--json]',
+  summary: 'Print the visible screen of a pane (or, with --scrollback, history too); --lines keeps the last N; --ansi keeps colours.',
+  options: { pane: { type: 'string' }, lines: { type: 'string', short: 'n' }, scrollback: { type: 'boolean' }, ansi: { type: 'boolean' }, json: { type: 'boolean' } },
+  run: async (ctx, { values }) => {
+    const pane = paneArg(ctx, values.pane, { required: true })!;
+    const api = await ctx.connect();
+    try {
+      const r = await api.request<{ lines: string[]; text: string }>('pane.read', {
+        pane_id: pane,
+        source: values.scrollback ? 'scrollback' : 'screen',
+        ansi: !!values.ansi,
+        ...(values.lines !== undefined ? { lines: intArg(values.lines, 'lines', 1, 1_000_000) } : {}),
+      }, { timeoutMs: 10_000 });
+      ctx.out(values.json ? JSON.stringify(r) : r.text);
+      return EXIT.ok;
+    } finally {
+      api.close();
+    }
+  },
+});

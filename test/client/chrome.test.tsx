@@ -1,0 +1,105 @@
+// The Ink chrome (ink-testing-library): borders, titles, badges, bar roll-up, overlays and prompts.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import React from 'react';
+import { render } from 'ink-testing-library';
+import { Chrome, type ChromeProps } from '../../src/client/ui/Chrome.js';
+import { loadTheme } from '../../src/config/themes.js';
+import type { ViewModel } from '../../src/core/view.js';
+import { DEFAULT_BINDINGS } from '../../src/input/default-keymap.js';
+
+const theme = loadTheme('default', {}).theme;
+const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
+
+function view(over: Partial<ViewModel> = {}): ViewModel {
+  return {
+    session: 'work',
+    area: { cols: 80, rows: 23 },
+    windows: [
+      { id: 'w1', index: 1, name: 'agents', current: true, alert: false, panes: 2, rollup: 'working' },
+      { id: 'w2', index: 2, name: 'build', current: false, alert: true, panes: 1, rollup: 'blocked' },
+    ],
+    window: {
+      id: 'w1',
+      zoomed: false,
+      panes: [
+        { id: 'w1:p1', title: 'bash', rect: { x: 0, y: 0, w: 40, h: 23 }, focused: false, state: 'unknown', waiting: false },
+        { id: 'w1:p2', title: 'claude', rect: { x: 40, y: 0, w: 40, h: 23 }, focused: true, agent: 'claude', state: 'working', waiting: false },
+      ],
+    },
+    counts: { blocked: 1, done: 0, working: 1, idle: 0, unknown: 1 },
+    ...over,
+  };
+}
+
+function frame(p: Partial<ChromeProps> = {}): string[] {
+  const props: ChromeProps = { view: view(), local: { prefix: false }, theme, cols: 80, rows: 24, barAtTop: false, borders: 'rounded', bindings: DEFAULT_BINDINGS, prefixKey: 'C-b', ...p };
+  const r = render(<Chrome {...props} />);
+  const out = strip(r.lastFrame() ?? '').split('\n');
+  r.unmount();
+  return out;
+}
+
+test('pane borders carry the pane id, title and agent badge', () => {
+  const f = frame();
+  assert.equal(f.length, 24);
+  assert.match(f[0], /^╭ p1 bash ─+╮╭ p2 claude ─+ claude ● working ╮$/);
+  assert.match(f[22], /^╰─+╯╰─+╯$/);
+  assert.match(f[5], /^│ {38}││ {38}│$/, 'pane interiors are left blank for the painter');
+});
+
+test('the bar shows the session, tabs with roll-up glyphs and the session-wide roll-up', () => {
+  const bar = frame()[23];
+  assert.match(bar, /^ work  1:agents\* ● {2}2:build ▲ /);
+  // (Ink drops uncoloured trailing spaces; with colours on, the bar is padded to the full width.)
+  assert.match(bar, /▲1 ●1 ?$/);
+  assert.ok([...bar].length <= 80, 'the bar never overflows the terminal');
+});
+
+test('the prefix indicator and a notice appear in the bar', () => {
+  const bar = frame({ local: { prefix: true, notice: { level: 'warning', text: 'castellan.toml:3: bad value' } } })[23];
+  assert.match(bar, /castellan\.toml:3: bad value/);
+  assert.match(bar, / C-b {2}▲1 ●1 ?$/);
+});
+
+test('an exited pane shows its exit code in the border', () => {
+  const v = view();
+  v.window.panes[0] = { ...v.window.panes[0], exited: { code: 7 } };
+  assert.match(frame({ view: v })[0], /^╭ p1 bash ─+ exited 7 ╮/);
+});
+
+test('a bar at the top moves the panes down one row', () => {
+  const f = frame({ barAtTop: true });
+  assert.match(f[0], /^ work /);
+  assert.match(f[1], /^╭ p1 bash/);
+});
+
+test('help overlay lists bindings grouped and filters them', () => {
+  const f = frame({ local: { prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } } });
+  const text = f.join('\n');
+  assert.match(text, /castellan keys/);
+  assert.match(text, /C-b %\s+Split/);
+  const filtered = frame({ local: { prefix: false, overlay: { kind: 'help', filter: 'detach', scroll: 0, filtering: true } } }).join('\n');
+  assert.match(filtered, /C-b d\s+Detach/);
+  assert.doesNotMatch(filtered, /C-b %/);
+  assert.match(filtered, /filter: detach█/);
+});
+
+test('prompts and confirmations take over the bar', () => {
+  assert.match(frame({ local: { prefix: false, overlay: { kind: 'prompt', label: 'rename pane w1:p2:', text: 'wor', purpose: 'rename-pane' } } })[23], /^rename pane w1:p2: wor█/);
+  assert.match(frame({ local: { prefix: false, overlay: { kind: 'confirm', label: 'close pane w1:p2?', purpose: 'close-pane' } } })[23], /^close pane w1:p2\? \(y\/n\)/);
+});
+
+test('a client larger than the shared window size shows the unused area dotted', () => {
+  const f = frame({ cols: 90, rows: 26 });
+  assert.match(f[3], /│·{10}$/);
+  assert.match(f[23], /^·{90}$/);
+});
+
+test('wide titles are cut to fit and never push the border', () => {
+  const v = view();
+  v.window.panes[1] = { ...v.window.panes[1], title: '漢字漢字漢字漢字漢字漢字漢字漢字漢字漢字' };
+  const top = frame({ view: v })[0];
+  assert.match(top, /…/);
+  assert.match(top, /╮$/);
+});
