@@ -1,6 +1,6 @@
 // A socket client for the CLI and the UI: requests with ids, replies matched to them, pushed messages to a listener.
 import net from 'node:net';
-import { ApiError, type ErrorCode } from './protocol.js';
+import { ApiError, type ErrorCode } from './errors.js';
 
 export class NotRunningError extends Error {
   constructor(readonly socket: string, cause?: string) {

@@ -5,25 +5,8 @@ export const PROTOCOL_VERSION = 1;
 /** Longest request line the server accepts; longer lines get `line_too_long` and are discarded. */
 export const MAX_LINE_BYTES = 4 * 1024 * 1024;
 
-export const ERROR_CODES = [
-  'parse_error',
-  'invalid_request',
-  'unknown_method',
-  'invalid_params',
-  'line_too_long',
-  'pane_not_found',
-  'window_not_found',
-  'no_space',
-  'not_allowed',
-  'limit_exceeded',
-  'not_attached',
-  'timeout',
-  'pane_gone',
-  'internal_error',
-  'shutting_down',
-  'denied',
-] as const;
-export type ErrorCode = (typeof ERROR_CODES)[number];
+import type { ErrorCode } from './errors.js';
+export { ApiError, ERROR_CODES, type ErrorCode } from './errors.js';
 
 export const requestSchema = z.object({
   id: z.union([z.string().max(200), z.number()]).optional(),
@@ -39,16 +22,6 @@ export interface ErrorReply {
 export interface ResultReply {
   id: string | number;
   result: unknown;
-}
-
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
 }
 
 /** One readable message out of zod issues: `pane_id: expected string`. */

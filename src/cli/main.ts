@@ -1,7 +1,7 @@
 // CLI entry: global flags, command lookup in the table, and the mapping of errors to exit codes.
 import { parseArgs } from 'node:util';
 import { ApiClient, NotRunningError } from '../api/client.js';
-import { ApiError } from '../api/protocol.js';
+import { ApiError } from '../api/errors.js';
 import { resolvePaths } from '../platform/paths.js';
 import { VERSION } from '../version.js';
 import { type CliContext, EXIT, UsageError } from './define-command.js';

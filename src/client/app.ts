@@ -46,9 +46,10 @@ export class ClientApp {
   private mouseOn = false;
   private allMotion = false;
   private title = '';
-  private themeIndex = 0;
   /** Panes that alerted (blocked, done, a wait mark), most recent last: `prefix j` jumps to the newest. */
   private alerts: string[] = [];
+  /** The focused pane is in copy mode (keys go to the server's copy mode instead of the program). */
+  private copyMode: { pane: string; keys: 'vi' | 'emacs'; prompt: boolean } | null = null;
 
   constructor(
     private readonly api: ApiClient,
@@ -78,8 +79,41 @@ export class ClientApp {
       const n = m.notify as { pane: string; title?: string; body: string };
       return this.notify({ level: 'info', text: `${n.pane}: ${n.title ? n.title + ': ' : ''}${n.body}` }, 5000);
     }
+    if (m.ask) {
+      const a = m.ask as { id: string; title: string; message: string; timeout_ms: number; pane?: string };
+      const now = Date.now();
+      this.local = { ...this.local, overlay: { kind: 'ask', id: a.id, label: `${a.title}: ${a.message}`, shownAt: now, deadline: now + a.timeout_ms } };
+      this.io.write('\x07');
+      this.render();
+      // Tick the countdown in the bar while the question is up.
+      const tick = setInterval(() => {
+        if (this.local.overlay?.kind !== 'ask' || this.local.overlay.id !== a.id) return clearInterval(tick);
+        this.render();
+      }, 1000);
+      tick.unref?.();
+      return;
+    }
+    if (m.ask_done) {
+      const d = m.ask_done as { id: string; answer: string };
+      if (this.local.overlay?.kind === 'ask' && this.local.overlay.id === d.id) {
+        this.local = { ...this.local, overlay: undefined };
+        this.render();
+      }
+      return;
+    }
+    if (m.copied) {
+      const c = m.copied as { pane: string; text: string };
+      // OSC 52 puts the text on the system clipboard, also over ssh.
+      this.io.write(`\x1b]52;c;${Buffer.from(c.text, 'utf8').toString('base64')}\x07`);
+      return this.notify({ level: 'info', text: `copied ${[...c.text].length} characters (${this.keymap.prefix} ] pastes)` }, 3000);
+    }
+    if (m.notice) {
+      const n = m.notice as { level: Notice['level']; message: string };
+      return this.notify({ level: n.level, text: n.message }, 5000);
+    }
     if (m.config) {
       this.cfg = { ...this.cfg, ...(m.config as ClientConfig) };
+      this.applyMouse();
       this.rebuildKeymap();
       this.render();
       return;
@@ -97,6 +131,7 @@ export class ClientApp {
     const panes = (f.panes ?? {}) as Record<string, { lines: Array<[number, string]> }>;
     for (const [id, p] of Object.entries(panes)) this.painter.updateRows(id, p.lines);
     this.cursor = (f.cursor as PaintCursor | null) ?? null;
+    this.copyMode = (f.copy as ClientApp['copyMode']) ?? null;
     this.painter.setCursor(this.cursor);
     const wantsMouse = !!f.mouse;
     if (wantsMouse !== this.allMotion) {
@@ -222,6 +257,14 @@ export class ClientApp {
       }
       return;
     }
+    if (this.copyMode) {
+      // In copy mode keys drive the copy cursor; the prefix (and what follows it) still works.
+      for (const e of events) {
+        if (e.type === 'key' && !this.router.prefixActive && e.key !== this.keymap.prefix) this.api.notify('client.copy', { op: 'key', key: e.key });
+        else for (const o of this.router.feed([e], Date.now())) this.routerOutput(o);
+      }
+      return;
+    }
     const outs = this.router.feed(events, Date.now());
     for (const o of outs) this.routerOutput(o);
   }
@@ -232,6 +275,9 @@ export class ClientApp {
     const r = overlayInput(o, e, Math.max(1, rows - 4));
     if (r.kind === 'update') {
       this.local = { ...this.local, overlay: r.overlay };
+    } else if (r.kind === 'answer') {
+      this.local = { ...this.local, overlay: undefined };
+      this.api.request('client.answer', { id: r.overlay.id, answer: r.answer }).catch(() => {});
     } else if (r.kind === 'submit-prompt') {
       this.local = { ...this.local, overlay: undefined };
       const text = r.overlay.text.trim();
@@ -340,6 +386,21 @@ export class ClientApp {
       }
       case 'client.redraw':
         return this.redraw();
+      case 'client.theme-next': {
+        const names = this.cfg.themes.length ? this.cfg.themes : ['default'];
+        const next = names[(names.indexOf(this.cfg.theme.name) + 1) % names.length];
+        this.api
+          .request<{ theme: string; diagnostics: string[] }>('theme.set', { name: next })
+          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: r.diagnostics.length ? `theme ${r.theme}: ${r.diagnostics[0]}` : `theme: ${r.theme}` }, 3000))
+          .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
+        return;
+      }
+      case 'client.copy-mode':
+        this.api.notify('client.copy', { op: 'enter' });
+        return;
+      case 'client.paste':
+        this.api.notify('client.copy', { op: 'paste' });
+        return;
       case 'client.jump-waiting': {
         const target = this.alerts.pop();
         if (!target) return this.notify({ level: 'info', text: 'no pane is waiting for you' }, 3000);

@@ -5,7 +5,11 @@ import type { Overlay } from './ui-state.js';
 export type OverlayOutcome =
   | { kind: 'update'; overlay: Overlay | undefined }
   | { kind: 'submit-prompt'; overlay: Extract<Overlay, { kind: 'prompt' }> }
-  | { kind: 'confirm'; overlay: Extract<Overlay, { kind: 'confirm' }> };
+  | { kind: 'confirm'; overlay: Extract<Overlay, { kind: 'confirm' }> }
+  | { kind: 'answer'; overlay: Extract<Overlay, { kind: 'ask' }>; answer: 'allow' | 'deny' };
+
+/** Keys typed right as a question appears were meant for something else: they never answer it. */
+export const ASK_GRACE_MS = 300;
 
 function editLine(text: string, e: InputEvent): string | undefined {
   if (e.type === 'paste') return text + e.text.replace(/[\r\n]+/g, ' ');
@@ -18,9 +22,15 @@ function editLine(text: string, e: InputEvent): string | undefined {
   return undefined;
 }
 
-export function overlayInput(o: Overlay, e: InputEvent, pageRows: number): OverlayOutcome {
+export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = Date.now()): OverlayOutcome {
   if (e.type !== 'key' && e.type !== 'paste') return { kind: 'update', overlay: o };
   const key = e.type === 'key' ? e.key : '';
+  if (o.kind === 'ask') {
+    if (now - o.shownAt < ASK_GRACE_MS) return { kind: 'update', overlay: o };
+    if (key === 'y' || key === 'Y') return { kind: 'answer', overlay: o, answer: 'allow' };
+    if (key === 'n' || key === 'N' || key === 'Escape') return { kind: 'answer', overlay: o, answer: 'deny' };
+    return { kind: 'update', overlay: o };
+  }
   if (o.kind === 'help') {
     if (o.filtering) {
       if (key === 'Escape') return { kind: 'update', overlay: { ...o, filtering: false, filter: '' } };

@@ -30,7 +30,9 @@ export function applyReport(info: AgentInfo, report: AgentReport, focused: boole
   }
   const base: AgentInfo = { ...info, lastSeq: report.seq ?? info.lastSeq };
   if (report.source === 'hook') base.hook = report;
-  return setState(base, seen(report.state, focused), report.source, report.at, report.agent, report.message);
+  // "idle" (e.g. an agent's idle reminder a minute after its turn) never erases a finished turn nobody has seen.
+  const state = report.state === 'idle' && info.state === 'done' && !focused ? 'done' : report.state;
+  return setState(base, seen(state, focused), report.source, report.at, report.agent, report.message);
 }
 
 /** A screen-heuristics reading; ignored while a hook report holds the pane (until reset or exit). */

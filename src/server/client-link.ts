@@ -2,6 +2,8 @@
 import type { Connection } from '../api/context.js';
 import type { State } from '../core/types.js';
 import { buildView, type ViewModel } from '../core/view.js';
+import { CopyController } from './copy-controller.js';
+import { renderCopy, type CopyStyles } from './copy-render.js';
 import type { PaneRuntime } from './pane-runtime.js';
 
 export interface FrameCursor {
@@ -23,6 +25,8 @@ export interface Frame {
   mouse: boolean;
   /** The client must forget what it drew and repaint everything (attach, resize, redraw). */
   reset?: boolean;
+  /** The focused pane is in copy mode: keys go to copy mode (`prompt`: a search is being typed). */
+  copy: { pane: string; keys: 'vi' | 'emacs'; prompt: boolean } | null;
 }
 
 /** Above this many bytes queued to a client socket, frames are skipped until it drains (a slow client drops frames). */
@@ -35,6 +39,8 @@ export class ClientLink {
   private sentRows = new Map<string, { cols: number; rows: number; lines: string[] }>();
   private sentCursor = '';
   private sentMouse = false;
+  private sentCopy = 'null';
+  readonly copy: CopyController;
   private timer: NodeJS.Timeout | undefined;
   private immediate: NodeJS.Immediate | undefined;
   private lastFrameAt = 0;
@@ -47,8 +53,10 @@ export class ClientLink {
     readonly id: string,
     readonly conn: Connection & { writableLength?: () => number; onDrain?: (cb: () => void) => void },
     private readonly frameMs: () => number,
-    private readonly source: { state(): State; pane(id: string): PaneRuntime | undefined },
-  ) {}
+    private readonly source: { state(): State; pane(id: string): PaneRuntime | undefined; copyStyles(): CopyStyles; copyKeys(): 'vi' | 'emacs' },
+  ) {
+    this.copy = new CopyController(() => source.copyKeys());
+  }
 
   noteInput(): void {
     this.lastInputAt = Date.now();
@@ -115,7 +123,7 @@ export class ClientLink {
     const state = this.source.state();
     const view = buildView(state, this.id);
     if (!view) return undefined;
-    const frame: Frame = { panes: {}, cursor: null, mouse: false };
+    const frame: Frame = { panes: {}, cursor: null, mouse: false, copy: null };
     let changed = false;
     if (this.needReset) {
       frame.reset = true;
@@ -133,7 +141,9 @@ export class ClientLink {
       visible.add(pv.id);
       const rt = this.source.pane(pv.id);
       if (!rt) continue;
-      const rows = rt.screen.viewportRows();
+      const cs = this.copy.get(pv.id);
+      const copied = cs ? renderCopy(rt.screen, cs, this.source.copyStyles()) : undefined;
+      const rows = copied ? copied.rows : rt.screen.viewportRows();
       const { cols, rows: nrows } = rt.size;
       let sent = this.sentRows.get(pv.id);
       if (!sent || sent.cols !== cols || sent.rows !== nrows) {
@@ -151,7 +161,10 @@ export class ClientLink {
         frame.panes[pv.id] = { cols, rows: nrows, lines };
         changed = true;
       }
-      if (pv.focused) {
+      if (pv.focused && copied && cs) {
+        frame.cursor = { pane: pv.id, x: copied.cursor.x, y: copied.cursor.y, visible: true, shape: 'block', blink: false };
+        frame.copy = { pane: pv.id, keys: cs.keys, prompt: !!cs.prompt };
+      } else if (pv.focused) {
         const c = rt.screen.cursor();
         frame.cursor = { pane: pv.id, x: c.x, y: c.y, visible: c.visible && !rt.exited, shape: c.shape, blink: c.blink, ...(c.isDefault ? { isDefault: true } : {}) };
         frame.mouse = rt.wantsMouse();
@@ -160,7 +173,9 @@ export class ClientLink {
     // Panes no longer visible are forgotten, so they are sent whole when they come back.
     for (const id of this.sentRows.keys()) if (!visible.has(id)) this.sentRows.delete(id);
     const cursorJson = JSON.stringify(frame.cursor);
-    if (cursorJson !== this.sentCursor || frame.mouse !== this.sentMouse) changed = true;
+    const copyJson = JSON.stringify(frame.copy);
+    if (cursorJson !== this.sentCursor || frame.mouse !== this.sentMouse || copyJson !== this.sentCopy) changed = true;
+    this.sentCopy = copyJson;
     this.sentCursor = cursorJson;
     this.sentMouse = frame.mouse;
     return changed ? frame : undefined;

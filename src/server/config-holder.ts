@@ -8,6 +8,8 @@ export class ConfigHolder {
   loaded!: LoadedConfig;
   theme!: Theme;
   diagnostics: Diagnostic[] = [];
+  /** A theme chosen live (prefix T, theme.set) wins over the configured one until the server restarts. */
+  private themeOverride: string | undefined;
 
   constructor(private readonly o: { cwd: string; paths: Paths; log(msg: string): void }) {
     this.reload();
@@ -20,17 +22,27 @@ export class ConfigHolder {
   /** Reads every layer again; a bad file yields diagnostics and the last good values of the rest. */
   reload(): Diagnostic[] {
     this.loaded = loadConfig({ cwd: this.o.cwd, home: this.o.paths.home });
-    const t = loadTheme(this.loaded.config.ui.theme, { userDir: this.o.paths.userThemes });
+    const t = loadTheme(this.themeOverride ?? this.loaded.config.ui.theme, { userDir: this.o.paths.userThemes });
     this.theme = t.theme;
     this.diagnostics = [...this.loaded.diagnostics, ...t.diagnostics];
     for (const d of this.diagnostics) this.o.log(formatDiagnostic(d));
     return this.diagnostics;
   }
 
+  setTheme(name: string): { theme: string; diagnostics: string[] } {
+    const t = loadTheme(name, { userDir: this.o.paths.userThemes });
+    const msgs = t.diagnostics.map(formatDiagnostic);
+    // A theme that does not exist at all keeps the current one; a theme with bad roles is used with fallbacks.
+    if (t.theme.name !== name && t.diagnostics.length) return { theme: this.theme.name, diagnostics: msgs };
+    this.themeOverride = name;
+    this.theme = t.theme;
+    return { theme: t.theme.name, diagnostics: msgs };
+  }
+
   /** What an attaching client needs: UI settings, key table, theme, the list of themes and config notices. */
   clientConfig(): Record<string, unknown> {
     return {
-      ui: this.value.ui,
+      ui: { ...this.value.ui, theme: this.theme.name },
       keys: this.value.keys,
       theme: this.theme,
       themes: listThemes({ userDir: this.o.paths.userThemes }).map((t) => t.name),

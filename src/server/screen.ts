@@ -108,6 +108,7 @@ export class Screen {
   private readonly allListeners: Array<{ clear(): void }>;
 
   private _version = 0;
+  private scrolled = 0;
   private _title = '';
   private _cwd: string | undefined;
   private pending = 0;
@@ -152,6 +153,14 @@ export class Screen {
   get cwd(): string | undefined { return this._cwd; }
   /** Bytes (UTF-16 units for strings) handed to write() whose callback has not fired yet. */
   get pendingBytes(): number { return this.pending; }
+
+  /** The active buffer, read-only (copy mode reads history through it). */
+  get buffer(): import('@xterm/headless').IBuffer { return this.term.buffer.active; }
+  /** Absolute number of the active buffer's line 0 (lines trimmed from history so far; 0 on the alternate screen). */
+  get historyOffset(): number {
+    const b = this.term.buffer.active;
+    return b.type === 'normal' ? Math.max(0, this.scrolled - b.baseY) : 0;
+  }
 
   /** Parse pty bytes; cb fires once they are parsed (used for flow control). */
   write(data: Uint8Array | string, cb?: () => void): void {
@@ -286,7 +295,12 @@ export class Screen {
     const p = t.parser;
     this.disposables.push(
       t.onWriteParsed(() => { this.touch(); this.writeParsed.emit(); }),
-      t.onScroll(() => this.touch()),
+      t.onScroll(() => {
+        // Lines scrolled off the top of the normal screen: with the buffer's base line this gives
+        // history lines stable absolute numbers (copy mode anchors to them while output arrives).
+        if (t.buffer.active.type === 'normal') this.scrolled++;
+        this.touch();
+      }),
       t.onData((data) => this.replies.emit(data)),
       t.onBell(() => this.bells.emit()),
       t.onTitleChange((raw) => {

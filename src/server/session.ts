@@ -4,14 +4,15 @@ import { ApiError } from '../api/protocol.js';
 import type { AnyAction } from '../core/actions.js';
 import type { Effect } from '../core/effects.js';
 import type { CastellanEvent, StampedEvent } from '../core/events.js';
-import { innerRect } from '../core/layout.js';
 import { emptyState, reduce, type ReduceResult } from '../core/reducer.js';
-import { paneSizes, visibleRects } from '../core/select.js';
+import { paneSizes } from '../core/select.js';
 import type { State } from '../core/types.js';
 import { defaultShell, paneEnv } from '../platform/env.js';
 import type { Paths } from '../platform/paths.js';
 import { ClientLink } from './client-link.js';
 import { ConfigHolder } from './config-holder.js';
+import { copyStyles, type CopyOp } from './copy-controller.js';
+import { MouseRouter } from './mouse.js';
 import { PaneRuntime } from './pane-runtime.js';
 
 export interface SessionOptions {
@@ -42,7 +43,9 @@ export class ServerSession implements SessionApi {
   private readonly runtimes = new Map<string, PaneRuntime>();
   private readonly links = new Map<string, ClientLink>();
   private readonly subscribers = new Set<Subscriber>();
-  private readonly mouseCapture = new Map<string, string>();
+  private readonly mouse: MouseRouter;
+  /** castellan's own paste buffers, newest first (copy mode fills them; `prefix ]` pastes the newest). */
+  readonly buffers: string[] = [];
   private eventSeq = 0;
   private clientSeq = 0;
   private stopping = false;
@@ -54,6 +57,18 @@ export class ServerSession implements SessionApi {
     this.session = o.paths.session;
     this.socketPath = o.paths.socket;
     this.config = new ConfigHolder({ cwd: o.cwd, paths: o.paths, log: o.log });
+    this.mouse = new MouseRouter({
+      state: () => this.st,
+      runtime: (id) => this.runtimes.get(id),
+      dispatch: (action, client) => {
+        try {
+          this.dispatch(action, { client });
+        } catch (err) {
+          this.o.log(`mouse ${action.type}: ${(err as Error).message}`);
+        }
+      },
+      copied: (client, pane, text) => this.copied(client, pane, text),
+    });
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
     this.dispatch({
       type: 'server.init',
@@ -202,7 +217,12 @@ export class ServerSession implements SessionApi {
 
   async attach(conn: Connection, p: { cols: number; rows: number; term?: string; window?: string }): Promise<Record<string, unknown>> {
     const id = `c${++this.clientSeq}`;
-    const link = new ClientLink(id, conn as ConstructorParameters<typeof ClientLink>[1], () => this.config.value.ui.frame_ms, { state: () => this.st, pane: (x) => this.runtimes.get(x) });
+    const link = new ClientLink(id, conn as ConstructorParameters<typeof ClientLink>[1], () => this.config.value.ui.frame_ms, {
+      state: () => this.st,
+      pane: (x) => this.runtimes.get(x),
+      copyStyles: () => copyStyles(this.config.theme),
+      copyKeys: () => this.config.value.ui.copy_mode_keys,
+    });
     this.dispatch({ type: 'client.attach', client: id, cols: p.cols, rows: p.rows, window: p.window });
     conn.clientId = id;
     this.links.set(id, link);
@@ -216,7 +236,7 @@ export class ServerSession implements SessionApi {
     if (!link) return;
     this.links.delete(clientId);
     link.dispose();
-    this.mouseCapture.delete(clientId);
+    this.mouse.forget(clientId);
     if (!link.conn.closed) link.conn.send({ detached: { reason } });
     this.safeDispatch({ type: 'client.detach', client: clientId });
   }
@@ -241,7 +261,7 @@ export class ServerSession implements SessionApi {
     const w = c ? this.st.windows[c.window] : undefined;
     if (!c || !w) return;
     this.links.get(clientId)?.noteInput();
-    if (msg.kind === 'mouse') return this.mouse(clientId, msg);
+    if (msg.kind === 'mouse') return this.mouse.handle(clientId, this.links.get(clientId), msg);
     const rt = this.runtimes.get(w.active);
     if (!rt) return;
     if (rt.exited) {
@@ -252,35 +272,30 @@ export class ServerSession implements SessionApi {
     rt.input(msg);
   }
 
-  private mouse(clientId: string, m: Extract<ClientInput, { kind: 'mouse' }>): void {
+  clientCopy(clientId: string, op: CopyOp | { op: 'paste' }): void {
     const c = this.st.clients[clientId];
-    const w = this.st.windows[c.window];
-    const rects = visibleRects(w);
-    const captured = this.mouseCapture.get(clientId);
-    let target: string | undefined = captured && rects.has(captured) ? captured : undefined;
-    if (!target) for (const [id, r] of rects) if (m.x >= r.x && m.x < r.x + r.w && m.y >= r.y && m.y < r.y + r.h) target = id;
-    if (m.action === 'release') this.mouseCapture.delete(clientId);
-    if (!target) return;
-    if (m.action === 'press') {
-      this.mouseCapture.set(clientId, target);
-      if (w.active !== target) {
-        this.safeDispatch({ type: 'pane.focus', pane: target });
+    const w = c ? this.st.windows[c.window] : undefined;
+    const link = this.links.get(clientId);
+    if (!w || !link) return;
+    const rt = this.runtimes.get(w.active);
+    if (!rt) return;
+    if (op.op === 'paste') {
+      if (!this.buffers.length) {
+        link.conn.send({ notice: { level: 'info', message: 'the paste buffer is empty (copy something in copy mode first)' } });
         return;
       }
-    }
-    const rt = this.runtimes.get(target);
-    if (!rt || rt.exited) return;
-    const inner = innerRect(rects.get(target)!);
-    const inside = m.x >= inner.x && m.x < inner.x + inner.w && m.y >= inner.y && m.y < inner.y + inner.h;
-    const clamped = { ...m, x: Math.max(inner.x, Math.min(inner.x + inner.w - 1, m.x)), y: Math.max(inner.y, Math.min(inner.y + inner.h - 1, m.y)) };
-    if (rt.wantsMouse()) {
-      if (inside || captured) rt.input(clamped, { x: inner.x, y: inner.y });
+      if (!rt.exited) rt.input({ kind: 'paste', text: this.buffers[0] });
       return;
     }
-    // Programs on the alternate screen that did not ask for the mouse (less, man) scroll with arrow keys.
-    if ((m.action === 'wheel-up' || m.action === 'wheel-down') && rt.screen.modes.alternateScreen) {
-      rt.input({ kind: 'data', data: (m.action === 'wheel-up' ? '\x1b[A' : '\x1b[B').repeat(3) });
-    }
+    const text = link.copy.apply(w.active, rt.screen, op);
+    if (text) this.copied(clientId, w.active, text);
+    link.schedule(true);
+  }
+
+  private copied(clientId: string, pane: string, text: string): void {
+    this.buffers.unshift(text);
+    this.buffers.splice(50);
+    this.links.get(clientId)?.conn.send({ copied: { pane, text } });
   }
 
   reloadConfig(): { diagnostics: unknown[] } {
@@ -289,7 +304,45 @@ export class ServerSession implements SessionApi {
     return { diagnostics };
   }
 
+  setTheme(name: string): { theme: string; diagnostics: string[] } {
+    const r = this.config.setTheme(name);
+    for (const l of this.links.values()) {
+      l.conn.send({ config: this.config.clientConfig() });
+      l.reset();
+    }
+    return r;
+  }
+
+  private readonly asks = new Map<string, { resolve(a: 'allow' | 'deny'): void; timer: NodeJS.Timeout }>();
+  private askSeq = 0;
+
+  ask(q: { title: string; message: string; timeoutMs: number; paneId?: string }): Promise<'allow' | 'deny'> {
+    if (this.links.size === 0) return Promise.resolve('deny');
+    const id = `a${++this.askSeq}`;
+    return new Promise((resolve) => {
+      const done = (a: 'allow' | 'deny') => {
+        const entry = this.asks.get(id);
+        if (!entry) return;
+        clearTimeout(entry.timer);
+        this.asks.delete(id);
+        for (const l of this.links.values()) l.conn.send({ ask_done: { id, answer: a } });
+        resolve(a);
+      };
+      const timer = setTimeout(() => done('deny'), q.timeoutMs);
+      this.asks.set(id, { resolve: done, timer });
+      for (const l of this.links.values()) l.conn.send({ ask: { id, title: q.title, message: q.message, timeout_ms: q.timeoutMs, pane: q.paneId } });
+    });
+  }
+
+  answer(_clientId: string, id: string, answer: 'allow' | 'deny'): boolean {
+    const entry = this.asks.get(id);
+    if (!entry) return false;
+    entry.resolve(answer);
+    return true;
+  }
+
   shutdown(reason: string): void {
+    for (const a of this.asks.values()) a.resolve('deny');
     if (this.stopping) return;
     this.stopping = true;
     this.o.log(`shutting down: ${reason}`);

@@ -153,6 +153,18 @@ export function serializeRow(line: IBufferLine, cols: number, cell: IBufferCell)
   return styled ? out + RESET : out;
 }
 
+/** SGR parameters (without the leading reset) for one cell's style, e.g. "1;38;5;196"; '' for default. */
+export function cellStyle(cell: IBufferCell): string {
+  if (cell.isAttributeDefault()) return '';
+  let p = FLAG_PARAMS[flagsOf(cell)];
+  if (!cell.isFgDefault()) p += fgParam(cell);
+  if (!cell.isBgDefault()) p += bgParam(cell);
+  return p.slice(1);
+}
+
+/** Makes a cell's text safe to write to the user's terminal (exported for the copy-mode renderer). */
+export const safeCellChars = (chars: string): string => safeChars(chars);
+
 /**
  * Serializes `count` lines of the active buffer starting at absolute line `startLine`
  * (use `buffer.active.viewportY` for the visible screen). Missing lines become ''.

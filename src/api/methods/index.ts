@@ -1,7 +1,9 @@
 // The table of socket methods: one module each; the dispatcher, the CLI and `api schema` read it.
 import type { MethodDef } from '../define-method.js';
 import clientAction from './client-action.js';
+import clientAnswer from './client-answer.js';
 import clientAttach from './client-attach.js';
+import clientCopy from './client-copy.js';
 import clientDetach from './client-detach.js';
 import clientInput from './client-input.js';
 import clientResize from './client-resize.js';
@@ -22,6 +24,7 @@ import paneSendText from './pane-send-text.js';
 import paneSplit from './pane-split.js';
 import ping from './ping.js';
 import serverStop from './server-stop.js';
+import themeSet from './theme-set.js';
 import windowClose from './window-close.js';
 import windowList from './window-list.js';
 import windowNew from './window-new.js';
@@ -51,11 +54,14 @@ export const METHODS: MethodDef[] = [
   eventsUnsubscribe,
   eventsWait,
   configReload,
+  themeSet,
   clientAttach,
   clientInput,
   clientResize,
   clientAction,
   clientDetach,
+  clientCopy,
+  clientAnswer,
 ] as MethodDef[];
 
 export const METHOD_TABLE: ReadonlyMap<string, MethodDef> = new Map(METHODS.map((m) => [m.name, m]));

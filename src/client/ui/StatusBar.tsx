@@ -28,8 +28,9 @@ export const sessionText = (view: ViewModel) => ` ${fit(view.session, 24)} `;
 export function StatusBar({ view, local, theme, cols, prefixKey }: { view: ViewModel; local: LocalUi; theme: Theme; cols: number; prefixKey: string }) {
   const bar = role(theme, 'bar');
   const o = local.overlay;
-  if (o?.kind === 'prompt' || o?.kind === 'confirm') {
-    const text = o.kind === 'prompt' ? `${o.label} ${o.text}█` : `${o.label} (y/n)`;
+  if (o?.kind === 'prompt' || o?.kind === 'confirm' || o?.kind === 'ask') {
+    const text =
+      o.kind === 'prompt' ? `${o.label} ${o.text}█` : o.kind === 'ask' ? `⚠ ${o.label} — allow? (y/n, ${Math.max(0, Math.ceil((o.deadline - Date.now()) / 1000))}s)` : `${o.label} (y/n)`;
     return <Text {...role(theme, 'prompt')}>{pad(text, cols)}</Text>;
   }
   const left: Segment[] = [{ key: 'session', text: sessionText(view), style: role(theme, 'bar.session') }];

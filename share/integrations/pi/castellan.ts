@@ -1,0 +1,94 @@
+/**
+ * castellan-integration: pi extension that reports pi's agent state to castellan (the badge on the pane pi runs in).
+ *
+ * Installed by `castellan integrations install pi` into ~/.pi/agent/extensions/ (or <project>/.pi/extensions/);
+ * `castellan integrations uninstall pi` removes it. pi has no hook files: this extension is the hook system. For each
+ * event listed in EVENTS it runs `castellan hook pi <event>` with a small JSON payload on stdin; the mapping from
+ * events to states lives in castellan (src/integrations/pi.ts), not here. Calls are queued (one at a time, in order)
+ * and never block pi's UI. Outside a castellan pane (CASTELLAN_ENV unset) it registers nothing at all.
+ */
+import { spawn } from "node:child_process";
+import { realpathSync } from "node:fs";
+import { dirname, join } from "node:path";
+import { fileURLToPath } from "node:url";
+
+// Written by `castellan integrations install pi`: the argv that runs castellan's CLI. null: find it next to this file.
+const INSTALLED_COMMAND: string[] | null = null; // @castellan-command
+// The pi events castellan maps (the rows of src/integrations/pi.ts with install: true).
+const EVENTS: string[] = ["session_start", "session_shutdown", "agent_start", "turn_start", "tool_call", "tool_result", "agent_end"]; // @castellan-events
+
+interface PiLike {
+	on(event: string, handler: (event: unknown, ctx: unknown) => unknown): void;
+}
+
+function castellanArgv(): string[] | null {
+	if (INSTALLED_COMMAND && INSTALLED_COMMAND.length) return INSTALLED_COMMAND;
+	try {
+		// share/integrations/pi/castellan.ts -> <checkout>/bin/castellan.js (works when this file is a symlink too)
+		const here = realpathSync(fileURLToPath(import.meta.url));
+		return [process.execPath, join(dirname(here), "..", "..", "..", "bin", "castellan.js")];
+	} catch {
+		return null;
+	}
+}
+
+/** Only what the mapping needs: top-level scalars (trimmed) and a tool call's input; never pi's whole message history. */
+function payloadOf(name: string, event: unknown): string {
+	const out: Record<string, unknown> = { hook_event_name: name };
+	if (event && typeof event === "object") {
+		for (const [k, v] of Object.entries(event as Record<string, unknown>)) {
+			if (typeof v === "string") out[k] = v.length > 400 ? v.slice(0, 400) : v;
+			else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
+			else if ((k === "input" || k === "args") && v && typeof v === "object") {
+				try {
+					const s = JSON.stringify(v);
+					if (s.length <= 2000) out[k] = JSON.parse(s);
+				} catch {
+					/* not serialisable: leave it out */
+				}
+			}
+		}
+		const messages = (event as { messages?: unknown }).messages;
+		if (Array.isArray(messages) && messages.length) {
+			const last = messages[messages.length - 1] as { stopReason?: unknown } | undefined;
+			if (last && typeof last.stopReason === "string") out.stop_reason = last.stopReason;
+		}
+	}
+	return JSON.stringify(out) + "\n";
+}
+
+export default function castellan(pi: PiLike) {
+	if (!process.env.CASTELLAN_ENV) return;
+	const argv = castellanArgv();
+	if (!argv) return;
+	let queue: Promise<void> = Promise.resolve();
+	const send = (name: string, event: unknown) => {
+		const json = payloadOf(name, event);
+		queue = queue.then(
+			() =>
+				new Promise<void>((resolve) => {
+					try {
+						const p = spawn(argv[0], [...argv.slice(1), "hook", "pi", name], { stdio: ["pipe", "ignore", "ignore"] });
+						p.on("error", () => resolve());
+						p.on("close", () => resolve());
+						p.stdin.on("error", () => {});
+						p.stdin.end(json);
+					} catch {
+						resolve();
+					}
+				}),
+		);
+	};
+	for (const name of EVENTS) {
+		try {
+			pi.on(name, async (event: unknown) => {
+				send(name, event);
+				// pi exits right after session_shutdown: let the queued reports finish first (at most 3 s).
+				if (name === "session_shutdown") await Promise.race([queue, new Promise((r) => setTimeout(r, 3000))]);
+				return undefined;
+			});
+		} catch {
+			/* an event this pi version does not know */
+		}
+	}
+}

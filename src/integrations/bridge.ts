@@ -1,0 +1,284 @@
+// The hook bridge's hot path: payload → table → one pane.report_agent over a raw socket, with short deadlines and no output.
+// Deliberately free of zod, the API method table and the UI: it runs, synchronously blocking the agent, on every hook event.
+import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { join } from 'node:path';
+import { getField, isSkip, resolveEvent } from './resolve.js';
+import { HARNESS_TABLES, isAgentName } from './tables.js';
+
+export const CONNECT_TIMEOUT_MS = 300;
+export const REPLY_TIMEOUT_MS = 800;
+const STDIN_TIMEOUT_MS = 1000;
+const STDIN_MAX_BYTES = 8 * 1024 * 1024;
+const LOG_MAX_BYTES = 1024 * 1024;
+const PANE_ID = /^w\d+:p\d+$/;
+
+export interface BridgeOptions {
+  agent: string;
+  event: string;
+  /** Parsed payload (undefined when none or not JSON: rows without cases still map). */
+  payload: unknown;
+  env: NodeJS.ProcessEnv;
+  socket: string;
+  stateDir: string;
+  /** Monotonic event time in microseconds: the server drops a report older than the last one it took. */
+  seq: number;
+  connectTimeoutMs?: number;
+  replyTimeoutMs?: number;
+}
+
+export interface BridgeResult {
+  action: 'outside' | 'skipped' | 'reported' | 'failed';
+  reason?: string;
+  state?: string;
+  /** The server's reply to pane.report_agent. */
+  reply?: Record<string, unknown>;
+}
+
+/** Microseconds since the epoch at which this process started: the closest stand-in for "when the agent fired the event". */
+export function eventSeq(): number {
+  return Math.round(performance.timeOrigin * 1000);
+}
+
+/** Reads a hook payload from stdin: nothing from a terminal, at most STDIN_MAX_BYTES, and never waits past the deadline. */
+export function readStdin(stream: NodeJS.ReadStream = process.stdin, timeoutMs = STDIN_TIMEOUT_MS): Promise<string> {
+  if (stream.isTTY) return Promise.resolve('');
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let size = 0;
+    let done = false;
+    const finish = () => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stream.removeAllListeners('data');
+      stream.destroy();
+      resolve(Buffer.concat(chunks).toString('utf8'));
+    };
+    const timer = setTimeout(finish, timeoutMs);
+    stream.on('data', (c: Buffer | string) => {
+      const b = typeof c === 'string' ? Buffer.from(c) : c;
+      size += b.length;
+      if (size > STDIN_MAX_BYTES) {
+        chunks.length = 0;
+        finish();
+        return;
+      }
+      chunks.push(b);
+    });
+    stream.once('end', finish);
+    stream.once('error', finish);
+  });
+}
+
+export function parsePayload(text: string | undefined): unknown {
+  if (!text || !text.trim()) return undefined;
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Appends to the bridge log in the state dir (failures always; every event with CASTELLAN_HOOK_DEBUG=1). Never throws. */
+export function bridgeLog(stateDir: string, line: string): void {
+  try {
+    mkdirSync(stateDir, { recursive: true, mode: 0o700 });
+    const file = join(stateDir, 'hook-bridge.log');
+    try {
+      if (statSync(file).size > LOG_MAX_BYTES) renameSync(file, file + '.1');
+    } catch {
+      /* no log yet */
+    }
+    appendFileSync(file, `${new Date().toISOString()} ${line}\n`, { mode: 0o600 });
+  } catch {
+    /* logging must never break the agent */
+  }
+}
+
+// Codex fires `notify` for its hidden title thread too; the main thread's id is remembered per pane from the hook events.
+function threadFile(stateDir: string, socket: string, pane: string, agent: string): string {
+  return join(stateDir, 'hook-bridge', `${`${socket}|${pane}`.replace(/[^A-Za-z0-9._-]/g, '_')}.${agent}-thread`);
+}
+
+function rememberThread(file: string, id: string): void {
+  try {
+    if (readFileSync(file, 'utf8') === id) return;
+  } catch {
+    /* first time */
+  }
+  try {
+    mkdirSync(join(file, '..'), { recursive: true, mode: 0o700 });
+    writeFileSync(file, id, { mode: 0o600 });
+  } catch {
+    /* best effort */
+  }
+}
+
+function knownThread(file: string): string | undefined {
+  try {
+    return readFileSync(file, 'utf8') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** A one-connection, one-request-at-a-time client: just enough protocol for the bridge. */
+class MiniClient {
+  private buf = '';
+  private waiting: { id: number; resolve(v: Record<string, unknown>): void; reject(e: Error): void } | undefined;
+  private nextId = 0;
+
+  private constructor(private readonly sock: net.Socket) {
+    sock.setEncoding('utf8');
+    sock.on('data', (d: string) => this.onData(d));
+    sock.on('error', () => this.fail(new Error('socket error')));
+    sock.on('close', () => this.fail(new Error('connection closed')));
+  }
+
+  static connect(path: string, timeoutMs: number): Promise<MiniClient> {
+    return new Promise((resolve, reject) => {
+      const sock = net.connect(path);
+      const t = setTimeout(() => {
+        sock.destroy();
+        reject(new Error(`connect timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      sock.once('connect', () => {
+        clearTimeout(t);
+        resolve(new MiniClient(sock));
+      });
+      sock.once('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(t);
+        sock.destroy();
+        reject(new Error(`cannot connect to ${path}: ${e.code ?? e.message}`));
+      });
+    });
+  }
+
+  private onData(d: string): void {
+    this.buf += d;
+    let i: number;
+    while ((i = this.buf.indexOf('\n')) !== -1) {
+      const line = this.buf.slice(0, i);
+      this.buf = this.buf.slice(i + 1);
+      let msg: Record<string, unknown>;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const w = this.waiting;
+      if (w && msg.id === w.id) {
+        this.waiting = undefined;
+        if (msg.error) {
+          const e = msg.error as { code?: string; message?: string };
+          w.reject(new Error(`${e.code ?? 'error'}: ${e.message ?? ''}`));
+        } else w.resolve((msg.result ?? {}) as Record<string, unknown>);
+      }
+    }
+  }
+
+  private fail(e: Error): void {
+    const w = this.waiting;
+    this.waiting = undefined;
+    w?.reject(e);
+  }
+
+  request(method: string, params: unknown, timeoutMs: number): Promise<Record<string, unknown>> {
+    const id = ++this.nextId;
+    return new Promise((resolve, reject) => {
+      const t = setTimeout(() => {
+        this.waiting = undefined;
+        reject(new Error(`${method}: no reply within ${timeoutMs} ms`));
+      }, timeoutMs);
+      this.waiting = {
+        id,
+        resolve: (v) => {
+          clearTimeout(t);
+          resolve(v);
+        },
+        reject: (e) => {
+          clearTimeout(t);
+          reject(e);
+        },
+      };
+      this.sock.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+
+  close(): void {
+    this.sock.destroy();
+  }
+}
+
+function sessionIdOf(payload: unknown, field: string | undefined): string | undefined {
+  const v = getField(payload, field ?? 'session_id') ?? getField(payload, 'session_id');
+  return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
+}
+
+/** Maps one hook event and reports it to the pane's server. Never throws; the caller exits 0 whatever happens. */
+export async function runBridge(o: BridgeOptions): Promise<BridgeResult> {
+  const debug = !!o.env.CASTELLAN_HOOK_DEBUG;
+  const done = (r: BridgeResult): BridgeResult => {
+    if (r.action === 'failed' || debug) bridgeLog(o.stateDir, `${o.agent} ${o.event} pane=${o.env.CASTELLAN_PANE_ID ?? '-'} ${r.action}${r.state ? ` ${r.state}` : ''}${r.reason ? `: ${r.reason}` : ''}`);
+    return r;
+  };
+  if (!o.env.CASTELLAN_ENV) return { action: 'outside' };
+  const pane = o.env.CASTELLAN_PANE_ID ?? '';
+  if (!PANE_ID.test(pane)) return done({ action: 'failed', reason: `CASTELLAN_PANE_ID ${JSON.stringify(pane)} is not a pane id` });
+  if (!isAgentName(o.agent)) return done({ action: 'failed', reason: `unknown agent ${JSON.stringify(o.agent)}` });
+  const table = HARNESS_TABLES[o.agent];
+  const r = resolveEvent(table, o.event, o.payload);
+  const row = table.rows.find((x) => x.event === o.event);
+
+  // Codex main-thread bookkeeping, before deciding to skip (SessionStart reports nothing but names the thread).
+  const threads = table.rows.some((x) => x.rememberThread);
+  const tfile = threads ? threadFile(o.stateDir, o.socket, pane, o.agent) : '';
+  if (threads && row?.rememberThread) {
+    const id = sessionIdOf(o.payload, undefined);
+    if (id) rememberThread(tfile, id);
+  }
+  if (threads && row?.stage === 'SessionEnd') rmSync(tfile, { force: true });
+  if (isSkip(r)) return done({ action: 'skipped', reason: r.skip });
+  if (threads && row?.mainThreadField) {
+    const main = knownThread(tfile);
+    const thread = getField(o.payload, row.mainThreadField);
+    if (main && typeof thread === 'string' && thread !== main) return done({ action: 'skipped', reason: `other thread ${thread}` });
+  }
+
+  const connectMs = o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
+  const replyMs = o.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
+  let api: MiniClient;
+  try {
+    api = await MiniClient.connect(o.socket, connectMs);
+  } catch (e) {
+    return done({ action: 'failed', state: r.state, reason: (e as Error).message });
+  }
+  try {
+    if (r.unless?.length) {
+      const info = await api.request('pane.get', { pane_id: pane }, replyMs);
+      const cur = (info.agent as { state?: string } | undefined)?.state;
+      if (cur && (r.unless as readonly string[]).includes(cur)) return done({ action: 'skipped', state: r.state, reason: `pane is ${cur}` });
+    }
+    const sessionId = sessionIdOf(o.payload, row?.mainThreadField);
+    const reply = await api.request(
+      'pane.report_agent',
+      {
+        pane_id: pane,
+        agent: o.agent,
+        state: r.state,
+        source: r.lock ? 'hook' : 'api',
+        ...(r.message ? { message: r.message } : {}),
+        seq: o.seq,
+        ...(sessionId ? { session_id: sessionId } : {}),
+      },
+      replyMs,
+    );
+    if (r.release && !reply.ignored) await api.request('pane.reset_agent', { pane_id: pane }, replyMs);
+    return done({ action: 'reported', state: r.state, reply, ...(reply.ignored ? { reason: String(reply.ignored) } : {}) });
+  } catch (e) {
+    return done({ action: 'failed', state: r.state, reason: (e as Error).message });
+  } finally {
+    api.close();
+  }
+}

@@ -1,0 +1,94 @@
+// Pure mapping of one hook event + payload to a badge report, driven by a harness table (no I/O).
+import type { Case, EventRow, HarnessTable, Outcome, Resolved } from './types.js';
+
+const MAX_MESSAGE = 300;
+
+/** Reads a dotted path; numeric segments index arrays (negative from the end). */
+export function getField(payload: unknown, path: string): unknown {
+  let cur: unknown = payload;
+  for (const seg of path.split('.')) {
+    if (cur === null || typeof cur !== 'object') return undefined;
+    if (Array.isArray(cur) && /^-?\d+$/.test(seg)) {
+      const i = Number(seg);
+      cur = cur[i < 0 ? cur.length + i : i];
+    } else {
+      cur = (cur as Record<string, unknown>)[seg];
+    }
+  }
+  return cur;
+}
+
+function present(v: unknown): boolean {
+  if (v === undefined || v === null || v === false) return false;
+  if (typeof v === 'string') return v.trim() !== '';
+  if (Array.isArray(v)) return v.length > 0;
+  return true;
+}
+
+function matches(c: Case, payload: unknown): boolean {
+  const v = getField(payload, c.field);
+  if (c.equals !== undefined) {
+    const want = typeof c.equals === 'string' ? [c.equals] : c.equals;
+    return typeof v === 'string' && want.includes(v);
+  }
+  return present(v) === (c.present ?? true);
+}
+
+/** One line of text: first line of a string field, control characters dropped, trimmed to a badge-sized length. */
+function textOf(v: unknown): string | undefined {
+  if (typeof v === 'number' || typeof v === 'boolean') return String(v);
+  if (typeof v !== 'string') return undefined;
+  const line = v
+    .split('\n')
+    .map((s) => s.trim())
+    .find((s) => s !== '');
+  if (!line) return undefined;
+  const clean = line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  return clean.length > MAX_MESSAGE ? clean.slice(0, MAX_MESSAGE - 1) + '…' : clean;
+}
+
+export function renderMessage(templates: readonly string[] | undefined, payload: unknown): string | undefined {
+  for (const t of templates ?? []) {
+    let ok = true;
+    const s = t.replace(/\{([^}]+)\}/g, (_, path: string) => {
+      const v = textOf(getField(payload, path));
+      if (v === undefined) ok = false;
+      return v ?? '';
+    });
+    if (ok && s.trim()) return s.length > MAX_MESSAGE ? s.slice(0, MAX_MESSAGE - 1) + '…' : s;
+  }
+  return undefined;
+}
+
+/** A payload from inside a subagent (Claude sets `agent_id` on every event a subagent fires). */
+export function isSubagentPayload(payload: unknown): boolean {
+  return present(getField(payload, 'agent_id'));
+}
+
+export function findRow(table: HarnessTable, event: string): EventRow | undefined {
+  return table.rows.find((r) => r.event === event);
+}
+
+export type Skip = { skip: string };
+
+/** The report an event makes, or why it makes none. */
+export function resolveEvent(table: HarnessTable, event: string, payload: unknown): Resolved | Skip {
+  const row = findRow(table, event);
+  if (!row) return { skip: `unmapped event ${event}` };
+  if (isSubagentPayload(payload)) return { skip: 'subagent event' };
+  const hit: Outcome = row.cases?.find((c) => matches(c, payload)) ?? row;
+  if (hit.state === null) return { skip: `${event} reports no state` };
+  const message = renderMessage(hit.message, payload);
+  return {
+    row,
+    state: hit.state,
+    ...(message ? { message } : {}),
+    release: !!hit.release,
+    lock: hit.lock ?? true,
+    ...(hit.unless ? { unless: hit.unless } : {}),
+  };
+}
+
+export function isSkip(r: Resolved | Skip): r is Skip {
+  return 'skip' in r;
+}

@@ -1,0 +1,100 @@
+// The shape of a harness event table: one row per agent hook event, naming the castellan stage it feeds and the badge state it reports.
+import type { AgentState } from '../core/types.js';
+
+export const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
+export type AgentName = (typeof AGENTS)[number];
+
+/**
+ * Castellan's lifecycle stages, harness-neutral (the vocabulary of the harness parity matrix). A row's
+ * `stage` says which one an agent event is; `null` means the event is not one of them (chatty
+ * streaming events, resource discovery, ...).
+ */
+export const STAGES = [
+  'SessionStart',
+  'SessionEnd',
+  'UserPromptSubmit',
+  'PreToolUse',
+  'PermissionRequest',
+  'PostToolUse',
+  'PostSampling',
+  'Stop',
+  'Interrupt',
+  'Notification',
+  'SubagentStart',
+  'SubagentStop',
+  'PreCompact',
+] as const;
+export type Stage = (typeof STAGES)[number];
+
+/** What an event means for the pane's badge. */
+export interface Outcome {
+  /** State to report; `null` = report nothing (the event does not change the badge). */
+  state: AgentState | null;
+  /**
+   * Message templates: `{field.path}` is replaced by that payload field; the first template whose
+   * fields are all present (non-empty) is used. No template matches: no message.
+   */
+  message?: readonly string[];
+  /**
+   * The agent is gone (it exited): after the report, hand the pane back to screen heuristics
+   * (pane.reset_agent), or a shell pane would stay hook-locked after the agent quit.
+   */
+  release?: boolean;
+  /**
+   * `false`: report with source "api" instead of "hook", so the report sets the badge without
+   * locking out screen heuristics (for hints that may arrive without the other hooks).
+   */
+  lock?: boolean;
+  /**
+   * Skip the report while the pane's badge is in one of these states (the bridge asks pane.get first):
+   * Claude's `idle_prompt` must not wipe an unseen `done`.
+   */
+  unless?: readonly AgentState[];
+}
+
+/** A payload-dependent override: first matching case wins, else the row's own outcome. */
+export interface Case extends Outcome {
+  /** Dotted payload path, e.g. `notification_type` or `messages.-1.stopReason` (negative = from the end). */
+  field: string;
+  /** Matches when the field equals this (or one of these) string(s). */
+  equals?: string | readonly string[];
+  /** Matches when the field is present and not empty/false (with no `equals`). */
+  present?: boolean;
+}
+
+export interface EventRow extends Outcome {
+  /** The agent's own event name, exactly as its hook system spells it. */
+  event: string;
+  stage: Stage | null;
+  cases?: readonly Case[];
+  /** `castellan integrations install` registers a hook for this event (false: mapped if delivered, not installed: chatty or redundant). */
+  install: boolean;
+  /** Hook matcher for tool events (Claude/Codex `*`, Gemini regex `.*`). */
+  matcher?: string;
+  /** Where the row's behaviour was checked: `lab` = recorded payloads in agent-lab, `docs` = the agent's documentation only. */
+  evidence: 'lab' | 'docs';
+  /** Codex: this event's `session_id` is the main thread; remember it (see `mainThreadField`). */
+  rememberThread?: boolean;
+  /** Codex notify: the payload field holding the thread id; reports from other threads (the hidden title thread) are dropped. */
+  mainThreadField?: string;
+  note?: string;
+}
+
+export interface HarnessTable {
+  agent: AgentName;
+  /** Human name for docs and the parity matrix. */
+  label: string;
+  /** How the agent calls the bridge (docs). */
+  transport: string;
+  rows: readonly EventRow[];
+}
+
+/** What the bridge does for one event. */
+export interface Resolved {
+  row: EventRow;
+  state: AgentState;
+  message?: string;
+  release: boolean;
+  lock: boolean;
+  unless?: readonly AgentState[];
+}
