@@ -40,6 +40,8 @@ export interface SessionApi {
   /** Runs an action through the reducer; throws ApiError when the reducer refuses it. */
   dispatch(action: AnyAction, opts?: { client?: string }): ReduceResult;
   paneInfo(pane: string): PaneRuntimeInfo | undefined;
+  /** What detection sees and decides for a pane, and why the badge shows what it shows. */
+  explainPane(pane: string): Record<string, unknown>;
   readPane(pane: string, opts: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[];
   writePane(pane: string, data: string, opts?: { paste?: boolean }): void;
   subscribe(filter: EventFilter, cb: (e: StampedEvent) => void): () => void;

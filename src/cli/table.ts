@@ -16,6 +16,7 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'herd list', summary: 'Every pane\'s agent and state', load: () => import('./commands/herd-list.js') },
   { name: 'herd report', summary: 'Report an agent state for a pane (--pane --agent --state [--source hook])', load: () => import('./commands/herd-report.js') },
   { name: 'herd reset', summary: 'Forget a pane\'s hook-reported state (back to heuristics)', load: () => import('./commands/herd-reset.js') },
+  { name: 'herd explain', summary: 'Why a pane\'s badge shows what it shows (hook, screen rules, agent identity)', load: () => import('./commands/herd-explain.js') },
   { name: 'pane split', summary: 'Split a pane; prints the new pane id (-- COMMAND runs in it)', load: () => import('./commands/pane-split.js') },
   { name: 'pane send', summary: 'Type text or press keys in a pane', load: () => import('./commands/pane-send.js') },
   { name: 'pane read', summary: 'Print a pane\'s screen or scrollback', load: () => import('./commands/pane-read.js') },
@@ -34,5 +35,6 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'hook', summary: 'Bridge for agents\' hook systems: castellan hook AGENT EVENT (reads the agent\'s JSON on stdin)', load: () => import('./commands/hook.js') },
   { name: 'integrations install', summary: 'Install castellan\'s hook bridge into an agent\'s settings (claude, codex, gemini, pi)', load: () => import('./commands/integrations-install.js') },
   { name: 'integrations uninstall', summary: 'Remove castellan\'s hook entries from an agent\'s settings', load: () => import('./commands/integrations-uninstall.js') },
+  { name: 'detect', summary: 'Run agent-state detection on a saved screen: castellan detect --agent NAME --screen FILE', load: () => import('./commands/detect.js') },
   { name: 'api call', summary: 'Call one socket method with JSON params and print the result', load: () => import('./commands/api-call.js') },
 ];

@@ -87,6 +87,8 @@ export type InternalAction =
       agent?: string;
       state: z.infer<typeof agentStateSchema>;
       rule?: string;
+      /** The screen plainly contradicts a hook report nothing ended (an interrupt, a rejection): take over. */
+      overrideHook?: boolean;
     }
   | { type: 'client.attach'; client: string; cols: number; rows: number; window?: string }
   | { type: 'client.resize'; client: string; cols: number; rows: number }

@@ -18,7 +18,8 @@ function commit(d: Draft, p: PaneState, ch: AgentChange, focused: boolean): void
   }
   const s = info.state;
   d.events.push({ type: 'pane_agent_status_changed', pane: p.id, agent: info.agent, old: ch.old, new: s, source: info.source, ...(info.message ? { message: info.message } : {}) });
-  if (ch.old !== s && (s === 'blocked' || s === 'done') && !focused) {
+  // Only agents alert: a plain shell finishing a command is shown in its badge but does not ring.
+  if (ch.old !== s && (s === 'blocked' || s === 'done') && !focused && info.agent) {
     d.effects.push({ type: 'notify', pane: p.id, state: s, agent: info.agent, reason: 'unfocused' });
   }
   if (info.waitMark && ch.old !== s && (s === 'idle' || s === 'done')) {
@@ -53,7 +54,7 @@ export function reduceAgentAction(d: Draft, a: AnyAction): void {
       const p = d.state.panes[a.pane];
       if (!p || p.exited) return;
       const focused = focusedPanes(d.state).has(p.id);
-      commit(d, p, applyDetection(p.agent, { agent: a.agent, state: a.state, rule: a.rule, at: d.ctx.now }, focused), focused);
+      commit(d, p, applyDetection(p.agent, { agent: a.agent, state: a.state, rule: a.rule, at: d.ctx.now }, focused, { overrideHook: a.overrideHook }), focused);
       return;
     }
     case 'agent.reset': {

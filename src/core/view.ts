@@ -66,17 +66,18 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
     });
   }
   const counts = Object.fromEntries(AGENT_STATES.map((s) => [s, 0])) as Record<AgentState, number>;
-  for (const p of Object.values(state.panes)) if (p.agent.agent || p.agent.state !== 'unknown') counts[p.agent.state]++;
+  // Roll-ups count agents only; shells get a badge in their border but do not crowd the bar.
+  for (const p of Object.values(state.panes)) if (p.agent.agent) counts[p.agent.state]++;
   const windows: WindowTab[] = windowsInOrder(state).map((w) => {
     const ids = panesOf(w.layout);
-    const states = ids.map((id) => state.panes[id]?.agent.state ?? 'unknown');
+    const states = ids.map((id) => (state.panes[id]?.agent.agent ? state.panes[id].agent.state : 'unknown'));
     return {
       id: w.id,
       index: w.index,
       name: windowName(state, w),
       current: w.id === win.id,
       rollup: rollup(states),
-      alert: ids.some((id) => !focused.has(id) && (state.panes[id]?.agent.state === 'blocked' || state.panes[id]?.agent.state === 'done')),
+      alert: ids.some((id) => !focused.has(id) && !!state.panes[id]?.agent.agent && (state.panes[id].agent.state === 'blocked' || state.panes[id].agent.state === 'done')),
       panes: ids.length,
     };
   });

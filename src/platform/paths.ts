@@ -15,6 +15,8 @@ export interface Paths {
   userConfig: string;
   userThemes: string;
   userAgents: string;
+  /** User detection rules (override or add to the built-in ones): ~/.castellan/detect/<agent>.toml. */
+  userDetect: string;
   /** Logs, audit log, trust store. */
   stateDir: string;
   serverLog: string;
@@ -51,6 +53,7 @@ export function resolvePaths(opts: { session?: string; env?: NodeJS.ProcessEnv }
     userConfig: join(userDir, 'config.toml'),
     userThemes: join(userDir, 'themes'),
     userAgents: join(userDir, 'agents'),
+    userDetect: join(userDir, 'detect'),
     stateDir,
     serverLog: join(stateDir, `server-${session}.log`),
     auditLog: join(stateDir, 'audit.jsonl'),

@@ -12,6 +12,7 @@ import type { Paths } from '../platform/paths.js';
 import { ClientLink } from './client-link.js';
 import { ConfigHolder } from './config-holder.js';
 import { copyStyles, type CopyOp } from './copy-controller.js';
+import { DetectionLoop } from './detection-loop.js';
 import { MouseRouter } from './mouse.js';
 import { PaneRuntime } from './pane-runtime.js';
 
@@ -44,6 +45,7 @@ export class ServerSession implements SessionApi {
   private readonly links = new Map<string, ClientLink>();
   private readonly subscribers = new Set<Subscriber>();
   private readonly mouse: MouseRouter;
+  readonly detection: DetectionLoop;
   /** castellan's own paste buffers, newest first (copy mode fills them; `prefix ]` pastes the newest). */
   readonly buffers: string[] = [];
   private eventSeq = 0;
@@ -57,6 +59,13 @@ export class ServerSession implements SessionApi {
     this.session = o.paths.session;
     this.socketPath = o.paths.socket;
     this.config = new ConfigHolder({ cwd: o.cwd, paths: o.paths, log: o.log });
+    this.detection = new DetectionLoop({
+      state: () => this.st,
+      runtime: (id) => this.runtimes.get(id),
+      dispatch: (a) => this.safeDispatch(a),
+      log: o.log,
+      userRulesDir: o.paths.userDetect,
+    });
     this.mouse = new MouseRouter({
       state: () => this.st,
       runtime: (id) => this.runtimes.get(id),
@@ -109,6 +118,7 @@ export class ServerSession implements SessionApi {
       case 'spawn':
         return this.spawn(e.pane, e.command, e.cwd, e.env);
       case 'kill': {
+        this.detection.forget(e.pane);
         const rt = this.runtimes.get(e.pane);
         this.runtimes.delete(e.pane);
         rt?.dispose();
@@ -162,11 +172,20 @@ export class ServerSession implements SessionApi {
   private paneDirty(id: string): void {
     const w = this.st.panes[id]?.window;
     if (!w) return;
+    this.detection.paneDirty(id);
     for (const l of this.links.values()) if (this.st.clients[l.id]?.window === w) l.schedule(false, id);
   }
 
   private syncSizes(): void {
-    for (const [id, size] of paneSizes(this.st)) this.runtimes.get(id)?.resize(size.cols, size.rows);
+    for (const [id, size] of paneSizes(this.st)) {
+      const rt = this.runtimes.get(id);
+      if (!rt) continue;
+      const before = rt.size;
+      if (before.cols === size.cols && before.rows === size.rows) continue;
+      // A resize redraw is not the agent working.
+      this.detection.noteInput(id);
+      rt.resize(size.cols, size.rows);
+    }
   }
 
   private publish(e: CastellanEvent): void {
@@ -202,6 +221,23 @@ export class ServerSession implements SessionApi {
     return { pid: rt.pty?.pid, foreground: rt.exited ? undefined : rt.pty?.foregroundName(), cwd: rt.exited ? undefined : rt.pty?.cwd(), ...rt.size };
   }
 
+  explainPane(pane: string): Record<string, unknown> {
+    if (!this.st.panes[pane]) throw new ApiError('pane_not_found', `no pane ${pane}`);
+    const p = this.st.panes[pane];
+    const x = this.detection.explain(pane);
+    return {
+      pane_id: pane,
+      badge: { state: p.agent.state, agent: p.agent.agent, source: p.agent.source, since: p.agent.since },
+      hook: p.agent.hook ? { state: p.agent.hook.state, agent: p.agent.hook.agent, at: p.agent.hook.at, message: p.agent.hook.message } : null,
+      heuristic: p.agent.heuristic ?? null,
+      identification: x?.identification ?? null,
+      reading: x?.reading ?? null,
+      matches: (x?.matches ?? []).map((m) => ({ rule: m.rule, state: m.state, priority: m.priority, plain: m.plain, busy: m.busy })),
+      title: x?.snapshot.title ?? '',
+      bottom: (x?.snapshot.lines ?? []).filter((l) => l.trim()).slice(-8),
+    };
+  }
+
   readPane(pane: string, opts: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[] {
     const rt = this.runtimes.get(pane);
     if (!rt || !this.st.panes[pane]) throw new ApiError('pane_not_found', `no pane ${pane}`);
@@ -212,6 +248,7 @@ export class ServerSession implements SessionApi {
     const rt = this.runtimes.get(pane);
     if (!rt || !this.st.panes[pane]) throw new ApiError('pane_not_found', `no pane ${pane}`);
     if (rt.exited) throw new ApiError('pane_gone', `pane ${pane} has exited`);
+    this.detection.noteInput(pane);
     rt.input(opts.paste ? { kind: 'paste', text: data } : { kind: 'data', data });
   }
 
@@ -269,6 +306,7 @@ export class ServerSession implements SessionApi {
       if (msg.kind === 'data' && /[\rq]/.test(msg.data)) this.safeDispatch({ type: 'pane.close', pane: w.active });
       return;
     }
+    this.detection.noteInput(w.active);
     rt.input(msg);
   }
 
@@ -299,7 +337,8 @@ export class ServerSession implements SessionApi {
   }
 
   reloadConfig(): { diagnostics: unknown[] } {
-    const diagnostics = this.config.reload();
+    this.detection.reload();
+    const diagnostics = [...this.config.reload(), ...this.detection.diagnostics];
     for (const l of this.links.values()) l.conn.send({ config: this.config.clientConfig() });
     return { diagnostics };
   }
@@ -353,6 +392,7 @@ export class ServerSession implements SessionApi {
     this.links.clear();
     for (const rt of this.runtimes.values()) rt.dispose();
     this.runtimes.clear();
+    this.detection.dispose();
     this.o.onShutdown(reason);
   }
 }

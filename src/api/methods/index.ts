@@ -12,6 +12,7 @@ import eventsSubscribe from './events-subscribe.js';
 import eventsUnsubscribe from './events-unsubscribe.js';
 import eventsWait from './events-wait.js';
 import paneClose from './pane-close.js';
+import paneExplain from './pane-explain.js';
 import paneFocus from './pane-focus.js';
 import paneGet from './pane-get.js';
 import paneList from './pane-list.js';
@@ -45,6 +46,7 @@ export const METHODS: MethodDef[] = [
   paneRead,
   paneReportAgent,
   paneResetAgent,
+  paneExplain,
   windowList,
   windowNew,
   windowSelect,

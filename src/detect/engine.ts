@@ -1,0 +1,165 @@
+// Pure rule engine: compiles a rule set's regexes once, then maps a screen snapshot to the state of the best rule.
+import { DEFAULT_BOTTOM_LINES, type DetectState, type Fallback, type Region, type Rule } from './rules-schema.js';
+
+/** What detection reads: a plain-text view of the visible screen (src/server/screen.ts snapshot()). */
+export interface DetectSnapshot {
+  /** Plain text of the visible rows, top to bottom (trailing spaces may or may not be trimmed). */
+  lines: readonly string[];
+  /** Terminal title (OSC 0/2). */
+  title: string;
+  /** 0-based cursor position inside the visible screen. */
+  cursor: { x: number; y: number };
+  cols: number;
+  rows: number;
+}
+
+export interface CompiledRule {
+  id: string;
+  state: DetectState;
+  priority: number;
+  region: Region;
+  bottomLines: number;
+  all: readonly RegExp[];
+  any: readonly RegExp[];
+  none: readonly RegExp[];
+  busy: boolean;
+  plain: boolean;
+  /** The file the rule came from (built-in or user), for `castellan detect` and diagnostics. */
+  source: string;
+}
+
+export interface CompiledRuleSet {
+  agent: string;
+  /** Sorted: priority descending, then file order. */
+  rules: readonly CompiledRule[];
+  fallback: Fallback;
+  verified?: string;
+  sources: readonly string[];
+}
+
+export interface Match {
+  state: DetectState;
+  /** Id of the rule that matched. */
+  rule: string;
+  /** The rule is an explicit busy marker. */
+  busy: boolean;
+  /** The rule is unmistakable (may correct a stale hook report). */
+  plain: boolean;
+  priority: number;
+  source: string;
+}
+
+export interface RuleProblem {
+  rule: string;
+  source: string;
+  message: string;
+}
+
+export const DEFAULT_FALLBACK: Fallback = { changing: 'working', still: 'unknown' };
+
+/** Compiles patterns with flags "mu"; a pattern only valid without "u" (e.g. `\-`) gets "m" alone. */
+export function compilePattern(src: string): RegExp {
+  try {
+    return new RegExp(src, 'mu');
+  } catch {
+    return new RegExp(src, 'm'); // throws the SyntaxError the caller reports
+  }
+}
+
+export interface RuleSetInput {
+  agent: string;
+  rules: ReadonlyArray<{ rule: Rule; source: string }>;
+  bottomLines?: number;
+  fallback?: Fallback;
+  verified?: string;
+}
+
+/** Compiles every enabled rule; a rule with a bad regex is dropped and reported, never thrown. */
+export function compileRuleSet(input: RuleSetInput): { set: CompiledRuleSet; problems: RuleProblem[] } {
+  const problems: RuleProblem[] = [];
+  const compiled: Array<CompiledRule & { order: number }> = [];
+  input.rules.forEach(({ rule, source }, order) => {
+    if (!rule.enabled) return;
+    try {
+      const re = (list: readonly string[] | undefined) => (list ?? []).map(compilePattern);
+      compiled.push({
+        id: rule.id, state: rule.state, priority: rule.priority, region: rule.region,
+        bottomLines: rule.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES,
+        all: re(rule.all), any: re(rule.any), none: re(rule.none),
+        busy: rule.busy, plain: rule.plain, source, order,
+      });
+    } catch (err) {
+      problems.push({ rule: rule.id, source, message: `bad regex: ${(err as Error).message}` });
+    }
+  });
+  compiled.sort((a, b) => b.priority - a.priority || a.order - b.order);
+  const rules = compiled.map(({ order: _o, ...r }) => r);
+  const sources = [...new Set(input.rules.map((r) => r.source))];
+  return {
+    set: { agent: input.agent, rules, fallback: input.fallback ?? DEFAULT_FALLBACK, verified: input.verified, sources },
+    problems,
+  };
+}
+
+/** Region texts for one snapshot, computed lazily and at most once each. */
+class Regions {
+  private nonBlank: number[] | undefined;
+  private readonly cache = new Map<string, string>();
+  constructor(private readonly snap: DetectSnapshot) {}
+
+  text(region: Region, bottomLines: number): string {
+    if (region === 'title') return this.snap.title;
+    if (region === 'cursor_row') return this.snap.lines[this.snap.cursor.y] ?? '';
+    const key = region === 'screen' ? 'screen' : `b${bottomLines}`;
+    let text = this.cache.get(key);
+    if (text === undefined) {
+      const rows = this.rows();
+      const from = region === 'screen' ? 0 : Math.max(0, rows.length - bottomLines);
+      const out: string[] = [];
+      for (let i = from; i < rows.length; i++) out.push(this.snap.lines[rows[i]]);
+      text = out.join('\n');
+      this.cache.set(key, text);
+    }
+    return text;
+  }
+
+  private rows(): number[] {
+    if (!this.nonBlank) {
+      this.nonBlank = [];
+      const lines = this.snap.lines;
+      for (let i = 0; i < lines.length; i++) if (lines[i].trim() !== '') this.nonBlank.push(i);
+    }
+    return this.nonBlank;
+  }
+}
+
+function holds(rule: CompiledRule, text: string): boolean {
+  for (const re of rule.all) if (!re.test(text)) return false;
+  if (rule.any.length > 0 && !rule.any.some((re) => re.test(text))) return false;
+  for (const re of rule.none) if (re.test(text)) return false;
+  return true;
+}
+
+const toMatch = (r: CompiledRule): Match => ({
+  state: r.state, rule: r.id, busy: r.busy, plain: r.plain, priority: r.priority, source: r.source,
+});
+
+/** The best matching rule for a snapshot, or undefined when none holds. Pure; each region text is built once. */
+export function evaluate(set: CompiledRuleSet, snap: DetectSnapshot): Match | undefined {
+  const regions = new Regions(snap);
+  for (const rule of set.rules) {
+    if (holds(rule, regions.text(rule.region, rule.bottomLines))) return toMatch(rule);
+  }
+  return undefined;
+}
+
+/** Every rule that holds, best first (for `castellan detect --all` and rule authors). */
+export function explain(set: CompiledRuleSet, snap: DetectSnapshot): Match[] {
+  const regions = new Regions(snap);
+  return set.rules.filter((rule) => holds(rule, regions.text(rule.region, rule.bottomLines))).map(toMatch);
+}
+
+/** The text a rule's regexes see, for debugging rules. */
+export function regionText(snap: DetectSnapshot, region: Region, bottomLines = DEFAULT_BOTTOM_LINES): string {
+  return new Regions(snap).text(region, bottomLines);
+}

@@ -1,0 +1,61 @@
+// Zod schema of a detection rule file (src/detect/rules/<agent>.toml, ~/.castellan/detect/<agent>.toml).
+import { z } from 'zod';
+
+export const DETECT_STATES = ['idle', 'working', 'blocked', 'done', 'unknown'] as const;
+export type DetectState = (typeof DETECT_STATES)[number];
+
+/** Where a rule looks. `bottom`/`screen` skip blank rows, so a rule reads the same at any screen height. */
+export const REGIONS = ['bottom', 'screen', 'title', 'cursor_row'] as const;
+export type Region = (typeof REGIONS)[number];
+
+export const DEFAULT_BOTTOM_LINES = 12;
+
+const patterns = z.array(z.string().max(2000)).max(32);
+
+export const ruleSchema = z.strictObject({
+  /** Unique within the agent's rules; a user rule with the same id replaces the built-in one. */
+  id: z.string().regex(/^[A-Za-z0-9_.-]{1,64}$/, 'use letters, digits, "_", "-", "." (up to 64)'),
+  state: z.enum(DETECT_STATES),
+  /** Higher is tried first; the first rule that holds wins. Ties keep file order (built-ins first). */
+  priority: z.number().int().min(-1000).max(1000).default(0),
+  region: z.enum(REGIONS).default('bottom'),
+  /** For region = "bottom": how many non-blank rows, counted up from the last one. */
+  bottom_lines: z.number().int().min(1).max(500).optional(),
+  /** Regexes (JavaScript syntax, flags "mu": ^ and $ match at each row, rows joined by "\n"). */
+  all: patterns.optional(),
+  any: patterns.optional(),
+  none: patterns.optional(),
+  /** An explicit busy marker (spinner, "esc to interrupt"): working even when the screen holds still. */
+  busy: z.boolean().default(false),
+  /** Unmistakable to a human: such a reading may correct a stale hook report. */
+  plain: z.boolean().default(false),
+  /** false switches a rule off (useful to disable a built-in rule from a user file). */
+  enabled: z.boolean().default(true),
+  note: z.string().max(500).optional(),
+});
+
+export type RuleInput = z.input<typeof ruleSchema>;
+export type Rule = z.output<typeof ruleSchema>;
+
+/** What to say when no rule matches. */
+export const fallbackSchema = z.strictObject({
+  /** The screen changed within the detector's recent window (output is flowing). */
+  changing: z.enum(DETECT_STATES).default('working'),
+  /** The screen holds still. */
+  still: z.enum(DETECT_STATES).default('unknown'),
+});
+
+export const ruleFileSchema = z.strictObject({
+  agent: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'lower-case letters, digits, "_" or "-"'),
+  description: z.string().max(1000).optional(),
+  /** Free text: which program versions and screen sizes the rules were checked against. */
+  verified: z.string().max(1000).optional(),
+  /** A user file: true drops the built-in rules of this agent instead of merging with them. */
+  replace: z.boolean().default(false),
+  bottom_lines: z.number().int().min(1).max(500).default(DEFAULT_BOTTOM_LINES),
+  fallback: fallbackSchema.optional(),
+  rules: z.array(z.unknown()).max(200).default([]),
+});
+
+export type RuleFile = z.output<typeof ruleFileSchema>;
+export type Fallback = z.output<typeof fallbackSchema>;

@@ -1,0 +1,170 @@
+// Screen heuristics on the server: runs detectors on dirty panes only, identifies agents from the process tree.
+import type { AnyAction } from '../core/actions.js';
+import type { State } from '../core/types.js';
+import { createDetector, staleHookOverride, DEFAULT_HOOK_GRACE_MS, type Detector, type Reading } from '../detect/detector.js';
+import { explain, type Match } from '../detect/engine.js';
+import { identify, type Identification } from '../detect/identify.js';
+import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
+import { foregroundPgid, readPaneProcesses } from '../platform/proc.js';
+import type { PaneRuntime } from './pane-runtime.js';
+
+export interface DetectionHost {
+  state(): State;
+  runtime(pane: string): PaneRuntime | undefined;
+  dispatch(action: AnyAction): void;
+  log(msg: string): void;
+  userRulesDir: string;
+}
+
+interface PaneDetect {
+  detector: Detector;
+  agent: string | undefined;
+  ident?: Identification;
+  pgid?: number;
+  timer?: NodeJS.Timeout;
+  pending?: NodeJS.Timeout;
+  lastInputAt: number;
+}
+
+/** Detection runs at most this often per busy pane (a flood of output does not mean a flood of regexes). */
+const THROTTLE_MS = 100;
+/** A screen change this soon after the user typed or resized is the user's, not the agent's. */
+const INPUT_ECHO_MS = 150;
+
+export class DetectionLoop {
+  private rules: LoadedRules;
+  private readonly panes = new Map<string, PaneDetect>();
+
+  constructor(private readonly host: DetectionHost) {
+    this.rules = this.load();
+  }
+
+  private load(): LoadedRules {
+    const r = loadRules({ userDir: this.host.userRulesDir });
+    for (const d of r.diagnostics) this.host.log(`detect rules: ${d.file}${d.line ? ':' + d.line : ''}: ${d.message}`);
+    return r;
+  }
+
+  reload(): void {
+    this.rules = this.load();
+    for (const p of this.panes.values()) p.detector.setRules(ruleSetFor(this.rules, p.agent));
+  }
+
+  get diagnostics() {
+    return this.rules.diagnostics;
+  }
+
+  private entry(id: string): PaneDetect {
+    let p = this.panes.get(id);
+    if (!p) {
+      p = { detector: createDetector(ruleSetFor(this.rules, undefined)), agent: undefined, lastInputAt: 0 };
+      this.panes.set(id, p);
+    }
+    return p;
+  }
+
+  noteInput(id: string): void {
+    const p = this.panes.get(id);
+    if (p) p.lastInputAt = Date.now();
+  }
+
+  paneDirty(id: string): void {
+    const p = this.entry(id);
+    if (p.pending) return;
+    p.pending = setTimeout(() => {
+      p.pending = undefined;
+      this.run(id);
+    }, THROTTLE_MS);
+    p.pending.unref();
+  }
+
+  forget(id: string): void {
+    const p = this.panes.get(id);
+    if (!p) return;
+    if (p.timer) clearTimeout(p.timer);
+    if (p.pending) clearTimeout(p.pending);
+    this.panes.delete(id);
+  }
+
+  dispose(): void {
+    for (const id of [...this.panes.keys()]) this.forget(id);
+  }
+
+  /** Which agent runs in the pane: process tree first (re-read only when the foreground group changes). */
+  private identifyPane(id: string, p: PaneDetect, rt: PaneRuntime): void {
+    const pid = rt.pty?.pid;
+    if (!pid) return;
+    const pgid = foregroundPgid(pid);
+    const reported = this.host.state().panes[id]?.agent.hook?.agent;
+    if (p.ident && pgid === p.pgid && p.ident.agent === (reported ?? p.ident.agent)) return;
+    p.pgid = pgid;
+    const procs = readPaneProcesses(pid);
+    const pane = this.host.state().panes[id];
+    p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported });
+    const agent = p.ident.agent;
+    if (agent !== p.agent) {
+      p.agent = agent;
+      p.detector = createDetector(ruleSetFor(this.rules, agent), agent ? { agent } : {});
+    }
+  }
+
+  private run(id: string): void {
+    const rt = this.host.runtime(id);
+    const pane = this.host.state().panes[id];
+    if (!rt || !pane || rt.exited || pane.exited) return this.forget(id);
+    const p = this.entry(id);
+    try {
+      this.identifyPane(id, p, rt);
+      const now = Date.now();
+      const reading = p.detector.update(rt.screen.snapshot(), now, { input: now - p.lastInputAt < INPUT_ECHO_MS });
+      this.apply(id, p, reading);
+    } catch (err) {
+      this.host.log(`detect ${id}: ${(err as Error).stack ?? err}`);
+    }
+  }
+
+  private apply(id: string, p: PaneDetect, reading: Reading | undefined): void {
+    const now = Date.now();
+    const pane = this.host.state().panes[id];
+    if (!pane) return;
+    const agent = reading && reading.agent !== GENERIC_AGENT ? reading.agent : p.agent;
+    if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
+    const hook = pane.agent.hook;
+    const cur = p.detector.current();
+    if (hook && staleHookOverride(cur, { state: hook.state, at: hook.at }, now)) {
+      this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: cur!.state, rule: `${cur!.rule ?? 'screen'} (hook report went stale)`, overrideHook: true });
+    }
+    this.scheduleTick(id, p);
+  }
+
+  /** One timer per pane, only while something can change with time alone (recency, debounce, a stale hook). */
+  private scheduleTick(id: string, p: PaneDetect): void {
+    if (p.timer) clearTimeout(p.timer);
+    p.timer = undefined;
+    let at = p.detector.nextTickAt();
+    const hook = this.host.state().panes[id]?.agent.hook;
+    const cur = p.detector.current();
+    if (hook && cur?.plain && cur.state !== hook.state) {
+      const staleAt = Math.max(cur.since, hook.at) + DEFAULT_HOOK_GRACE_MS + 1;
+      at = at === undefined ? staleAt : Math.min(at, staleAt);
+    }
+    if (at === undefined) return;
+    p.timer = setTimeout(() => {
+      p.timer = undefined;
+      const rt = this.host.runtime(id);
+      if (!rt || rt.exited) return this.forget(id);
+      this.apply(id, p, p.detector.tick(Date.now()));
+    }, Math.max(0, at - Date.now()));
+    p.timer.unref();
+  }
+
+  /** What detection sees and decides for a pane (`castellan herd explain`). */
+  explain(id: string): { agent?: string; identification?: Identification; reading?: Reading; matches: Match[]; snapshot: { lines: readonly string[]; title: string } } | undefined {
+    const rt = this.host.runtime(id);
+    if (!rt) return undefined;
+    const p = this.entry(id);
+    if (!rt.exited) this.identifyPane(id, p, rt);
+    const snap = rt.screen.snapshot();
+    return { agent: p.agent, identification: p.ident, reading: p.detector.current(), matches: explain(p.detector.rules, snap), snapshot: { lines: snap.lines, title: snap.title } };
+  }
+}
