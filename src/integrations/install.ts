@@ -1,4 +1,5 @@
 // Plans (and applies) installing castellan's hook bridge into an agent's own settings, and taking it out again.
+import { TOOL_EVENTS } from './govern.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { codexNotifyArgv, hookCommand, REPO_ROOT } from './command-line.js';
@@ -72,10 +73,13 @@ export function hookSpecs(agent: 'claude' | 'codex' | 'gemini', argv: readonly s
     .filter((r) => r.event !== 'notify')
     .map((r) => {
       const command = hookCommand(argv, agent, r.event);
+      // A tool hook runs castellan's governance (user hooks up to 30 s, a prompt up to 60 s): if the agent killed
+      // it first the tool would run anyway, so it gets two minutes; state-only events stay short.
+      const governs = r.event === TOOL_EVENTS[agent].pre;
       const hook: JsonObject =
         agent === 'gemini'
-          ? { type: 'command', name: `castellan-${r.event}`, command, timeout: 5000 }
-          : { type: 'command', command, timeout: agent === 'codex' && (r.event === 'Interrupt' || r.event === 'SessionEnd') ? 3 : 10 };
+          ? { type: 'command', name: `castellan-${r.event}`, command, timeout: governs ? 120_000 : 5000 }
+          : { type: 'command', command, timeout: governs ? 120 : agent === 'codex' && (r.event === 'Interrupt' || r.event === 'SessionEnd') ? 3 : 10 };
       return { event: r.event, ...(r.matcher ? { matcher: r.matcher } : {}), hook };
     });
 }

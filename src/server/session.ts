@@ -29,6 +29,18 @@ export interface SessionOptions {
   onShutdown(reason: string): void;
 }
 
+/** Governance outcomes the user should see in the bar, not only in the audit log. */
+function governanceNotice(e: { type: string; [k: string]: unknown }): { level: 'info' | 'warning' | 'error'; message: string } | undefined {
+  const who = [e.agent_id, e.pane_id].filter(Boolean).join(' in ');
+  const what = Array.isArray(e.argv) ? (e.argv as string[]).join(' ').slice(0, 80) : String(e.tool ?? '');
+  if (e.type === 'PlanVerifyDenied') return { level: 'warning', message: `plan verify denied ${what}${who ? ` (${who})` : ''}: ${e.reason ?? e.kind}` };
+  if (e.type === 'PlanVerifyPassed') return { level: 'info', message: `plan verify passed: ${what}` };
+  if (e.type === 'governance_decision' && e.decision === 'deny') return { level: 'warning', message: `denied ${e.tool ?? ''} ${what}: ${e.reason ?? ''}` };
+  if (e.type === 'hook_run' && e.outcome !== 'ok') return { level: 'error', message: `hook ${e.hook_id ?? e.command} ${e.outcome}: ${e.reason ?? ''}` };
+  if (e.type === 'hook_inert') return { level: 'warning', message: `hook not run: ${e.reason ?? e.command}` };
+  return undefined;
+}
+
 interface Subscriber {
   filter: EventFilter;
   cb(e: StampedEvent): void;
@@ -207,6 +219,8 @@ export class ServerSession implements SessionApi {
 
   emit(e: { type: string; [k: string]: unknown }): void {
     this.publish(e as CastellanEvent);
+    const notice = governanceNotice(e);
+    if (notice) for (const l of this.links.values()) l.conn.send({ notice });
   }
 
   subscribe(filter: EventFilter, cb: (e: StampedEvent) => void): () => void {

@@ -236,7 +236,8 @@ describe('castellan hook with no server to talk to', () => {
       const r = await hook(['claude', 'PreToolUse'], env, '{}');
       assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', '']);
       assert.ok(r.ms < 4000, `took ${Math.round(r.ms)} ms`);
-      assert.equal(srv.connections(), 1);
+      // The state report connects; a tool event also opens governance's own link for its events.
+      assert.ok(srv.connections() >= 1);
     } finally {
       await srv.close();
     }

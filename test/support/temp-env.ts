@@ -215,9 +215,11 @@ export function makeTempEnv(opts: TempEnvOptions = {}): TempEnv {
       }
       for (const c of clients) c.close();
       try {
+        // The server.stop method is what `castellan server stop` sends; calling it directly saves starting a node process.
         if (await self.serverRunning()) {
           await self.serverPid();
-          await self.cli(['server', 'stop'], { timeoutMs: 8000 });
+          await self.call('server.stop', {}, 3000).catch(() => undefined);
+          await waitFor(async () => !(await self.serverRunning()), { timeoutMs: 5000, intervalMs: 20 }).catch(() => undefined);
         }
       } finally {
         // Whatever is left (a hung server, a pane program that ignored SIGHUP, a client): by force.

@@ -6,7 +6,7 @@ import xterm from '@xterm/headless';
 import type { Terminal as XTerm, IBufferCell } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import { BIN, type TempEnv } from './temp-env.js';
-import { waitFor, type WaitForOptions } from './wait-for.js';
+import { GiveUp, waitFor, type WaitForOptions } from './wait-for.js';
 
 export { listPanes, paneById, readPane, waitForPane, type PaneInfo } from './api.js';
 
@@ -305,7 +305,7 @@ export class TermHarness {
   /** Waits for the frame labelled `label` (e.g. "p2") and returns it. */
   async waitForFrame(label: string, o: Omit<WaitForOptions, 'observe'> & { where?: (f: PaneFrameBox) => boolean } = {}): Promise<PaneFrameBox> {
     return waitFor(
-      async () => (await this.frames()).find((f) => f.label === label && (!o.where || o.where(f))),
+      () => this.check(() => this.framesNow().find((f) => f.label === label && (!o.where || o.where(f)))),
       { timeoutMs: o.timeoutMs ?? 5000, intervalMs: o.intervalMs ?? 20, message: o.message ?? `frame ${label} on screen`, observe: () => `${JSON.stringify(this.framesNow())}\n${this.describe()}` },
     );
   }
@@ -317,13 +317,23 @@ export class TermHarness {
     return `screen ${this.term.cols}x${this.term.rows} (${b.type} buffer, cursor ${b.cursorX},${b.cursorY})${this.exit ? `, exited ${JSON.stringify(this.exit)}` : ''}:\n${rows.join('\n')}`;
   }
 
+  /**
+   * One check of a screen condition, after parsing everything received. Once castellan has exited the
+   * screen can no longer change, so a condition that does not hold then gives up at once instead of
+   * waiting out its deadline.
+   */
+  private async check<T>(cond: () => T): Promise<T> {
+    const exitedBefore = !!this.exit;
+    await this.settle();
+    const v = cond();
+    if (!v && exitedBefore) throw new GiveUp(`castellan exited (${JSON.stringify(this.exit)}) and the condition does not hold`);
+    return v;
+  }
+
   /** Waits until `pattern` shows up (in `region`); resolves with its first match. */
   async waitForText(pattern: string | RegExp, o: WaitTextOptions = {}): Promise<Match> {
     return waitFor(
-      async () => {
-        await this.settle();
-        return this.findNow(pattern, o.region ?? {})[0];
-      },
+      () => this.check(() => this.findNow(pattern, o.region ?? {})[0]),
       { timeoutMs: o.timeoutMs ?? 5000, intervalMs: o.intervalMs ?? 20, message: o.message ?? `text ${String(pattern)} on screen${o.region ? ` in ${JSON.stringify(o.region)}` : ''}`, observe: () => this.describe() },
     );
   }
@@ -331,10 +341,7 @@ export class TermHarness {
   /** Waits until `pattern` is nowhere (in `region`). */
   async waitForNoText(pattern: string | RegExp, o: WaitTextOptions = {}): Promise<void> {
     await waitFor(
-      async () => {
-        await this.settle();
-        return this.findNow(pattern, o.region ?? {}).length === 0;
-      },
+      () => this.check(() => this.findNow(pattern, o.region ?? {}).length === 0),
       { timeoutMs: o.timeoutMs ?? 5000, intervalMs: o.intervalMs ?? 20, message: o.message ?? `text ${String(pattern)} gone from the screen`, observe: () => this.describe() },
     );
   }
@@ -342,7 +349,7 @@ export class TermHarness {
   /** Waits until `pred(screen rows)` returns something truthy; resolves with it. */
   async waitForScreen<T>(pred: (lines: string[]) => T, o: Omit<WaitForOptions, 'observe'> = {}): Promise<NonNullable<T>> {
     return waitFor(
-      async () => pred(await this.screenText()),
+      () => this.check(() => pred(this.screenNow())),
       { timeoutMs: o.timeoutMs ?? 5000, intervalMs: o.intervalMs ?? 20, message: o.message ?? 'screen condition', observe: () => this.describe() },
     );
   }
@@ -377,6 +384,20 @@ export class TermHarness {
     await this.settle();
     const b = this.term.buffer.active;
     return { x: b.cursorX, y: b.cursorY + b.baseY - b.viewportY };
+  }
+
+  /** Waits until the outer terminal's cursor is at (x, y). */
+  async waitForCursor(x: number, y: number, o: Omit<WaitForOptions, 'observe'> = {}): Promise<void> {
+    let last = { x: -1, y: -1 };
+    await waitFor(
+      () =>
+        this.check(() => {
+          const b = this.term.buffer.active;
+          last = { x: b.cursorX, y: b.cursorY + b.baseY - b.viewportY };
+          return last.x === x && last.y === y;
+        }),
+      { timeoutMs: o.timeoutMs ?? 5000, intervalMs: o.intervalMs ?? 20, message: o.message ?? `cursor at ${x},${y}`, observe: () => `cursor at ${last.x},${last.y}\n${this.describe()}` },
+    );
   }
 
   /** Which buffer the outer terminal shows ('alternate' while castellan is attached). */

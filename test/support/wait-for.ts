@@ -22,6 +22,14 @@ export class WaitTimeoutError extends Error {
   }
 }
 
+/** Thrown by a condition that knows it can never hold (say, the program under test has exited): waitFor fails at once. */
+export class GiveUp extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'GiveUp';
+  }
+}
+
 const tick = (ms: number) => new Promise<void>((r) => setTimeout(r, ms));
 
 function show(v: unknown): string {
@@ -36,8 +44,9 @@ function show(v: unknown): string {
 
 /**
  * Calls `cond` until it returns a truthy value (resolved with it) or the deadline passes. A `cond`
- * that throws (an `assert` inside it, say) counts as "not yet"; on timeout the last error, the last
- * value and `observe()` are all in the thrown message, so a failing test says what it saw.
+ * that throws (an `assert` inside it, say) counts as "not yet", except GiveUp, which fails at once; on
+ * failure the last error, the last value and `observe()` are all in the thrown message, so a failing
+ * test says what it saw.
  */
 export async function waitFor<T>(cond: () => T | Promise<T>, opts: WaitForOptions = {}): Promise<NonNullable<T>> {
   const timeoutMs = opts.timeoutMs ?? 5000;
@@ -53,11 +62,13 @@ export async function waitFor<T>(cond: () => T | Promise<T>, opts: WaitForOption
       lastError = undefined;
     } catch (e) {
       lastError = e;
+      if (e instanceof GiveUp) break;
     }
     if (Date.now() >= deadline) break;
     await tick(Math.min(intervalMs, Math.max(1, deadline - Date.now())));
   }
-  const parts = [`waitFor timed out after ${timeoutMs} ms${opts.message ? `: ${opts.message}` : ''}`];
+  const gaveUp = lastError instanceof GiveUp;
+  const parts = [`waitFor ${gaveUp ? 'gave up' : `timed out after ${timeoutMs} ms`}${opts.message ? `: ${opts.message}` : ''}`];
   if (lastError) parts.push(`last error: ${(lastError as Error)?.message ?? String(lastError)}`);
   else parts.push(`last value: ${show(lastValue)}`);
   if (opts.observe) {

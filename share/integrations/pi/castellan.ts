@@ -5,7 +5,8 @@
  * `castellan integrations uninstall pi` removes it. pi has no hook files: this extension is the hook system. For each
  * event listed in EVENTS it runs `castellan hook pi <event>` with a small JSON payload on stdin; the mapping from
  * events to states lives in castellan (src/integrations/pi.ts), not here. Calls are queued (one at a time, in order)
- * and never block pi's UI. Outside a castellan pane (CASTELLAN_ENV unset) it registers nothing at all.
+ * and never block pi's UI, except tool_call, which waits for castellan's governance answer ({block, reason} on a deny).
+ * Outside a castellan pane (CASTELLAN_ENV unset) it registers nothing at all.
  */
 import { spawn } from "node:child_process";
 import { realpathSync } from "node:fs";
@@ -62,13 +63,16 @@ export default function castellan(pi: PiLike) {
 	const argv = castellanArgv();
 	if (!argv) return;
 	let queue: Promise<void> = Promise.resolve();
-	const send = (name: string, event: unknown) => {
+	/** Runs `castellan hook pi NAME` after the calls queued before it; resolves with what it printed. */
+	const send = (name: string, event: unknown): Promise<string> => {
 		const json = payloadOf(name, event);
-		queue = queue.then(
+		let out = "";
+		const run = queue.then(
 			() =>
 				new Promise<void>((resolve) => {
 					try {
-						const p = spawn(argv[0], [...argv.slice(1), "hook", "pi", name], { stdio: ["pipe", "ignore", "ignore"] });
+						const p = spawn(argv[0], [...argv.slice(1), "hook", "pi", name], { stdio: ["pipe", "pipe", "ignore"] });
+						p.stdout.on("data", (d: Buffer) => (out += d.toString()));
 						p.on("error", () => resolve());
 						p.on("close", () => resolve());
 						p.stdin.on("error", () => {});
@@ -78,11 +82,24 @@ export default function castellan(pi: PiLike) {
 					}
 				}),
 		);
+		queue = run;
+		return run.then(() => out);
 	};
 	for (const name of EVENTS) {
 		try {
 			pi.on(name, async (event: unknown) => {
-				send(name, event);
+				if (name === "tool_call") {
+					// castellan's governance decides before the tool runs: a deny comes back as {block, reason}.
+					const answer = await send(name, event);
+					try {
+						const a = JSON.parse(answer.trim() || "{}") as { block?: boolean; reason?: string };
+						if (a.block) return { block: true, reason: a.reason ?? "blocked by castellan" };
+					} catch {
+						/* no answer: castellan has no objection */
+					}
+					return undefined;
+				}
+				void send(name, event);
 				// pi exits right after session_shutdown: let the queued reports finish first (at most 3 s).
 				if (name === "session_shutdown") await Promise.race([queue, new Promise((r) => setTimeout(r, 3000))]);
 				return undefined;

@@ -8,6 +8,7 @@ import clientDetach from './client-detach.js';
 import clientInput from './client-input.js';
 import clientResize from './client-resize.js';
 import configReload from './config-reload.js';
+import eventsEmit from './events-emit.js';
 import eventsSubscribe from './events-subscribe.js';
 import eventsUnsubscribe from './events-unsubscribe.js';
 import eventsWait from './events-wait.js';
@@ -25,6 +26,7 @@ import paneSendText from './pane-send-text.js';
 import paneSplit from './pane-split.js';
 import ping from './ping.js';
 import serverStop from './server-stop.js';
+import uiAsk from './ui-ask.js';
 import themeSet from './theme-set.js';
 import windowClose from './window-close.js';
 import windowList from './window-list.js';
@@ -55,6 +57,8 @@ export const METHODS: MethodDef[] = [
   eventsSubscribe,
   eventsUnsubscribe,
   eventsWait,
+  eventsEmit,
+  uiAsk,
   configReload,
   themeSet,
   clientAttach,

@@ -1,9 +1,24 @@
 // `castellan hook AGENT EVENT [PAYLOAD_JSON]`: the bridge agents' hook systems call; silent, fast, always exit 0 once configured right.
-import { eventSeq, parsePayload, readStdin, runBridge } from '../../integrations/bridge.js';
+import { bridgeLog, eventSeq, parsePayload, readStdin, runBridge } from '../../integrations/bridge.js';
+import type { HookAnswer } from '../../integrations/govern.js';
+import { isAgentName } from '../../integrations/tables.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 // Taken at process start, before anything else runs: concurrent hook processes are ordered by when the agent spawned them.
 const SEQ = eventSeq();
+
+/**
+ * Governance must fail closed: if the pipeline itself breaks, the tool is denied (the agent shows why), never waved through.
+ */
+async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: string, pre: boolean): Promise<HookAnswer | undefined> {
+  try {
+    return await fn();
+  } catch (e) {
+    bridgeLog(stateDir, `governance error: ${(e as Error).stack ?? e}`);
+    if (!pre) return undefined;
+    return { exitCode: 2, stderr: `castellan: governance failed, tool denied: ${(e as Error).message}` };
+  }
+}
 
 export default defineCommand({
   name: 'hook',
@@ -23,7 +38,14 @@ export default defineCommand({
     const [agent, event, json] = positionals;
     if (!agent || !event || positionals.length > 3) throw new UsageError('expected AGENT EVENT [PAYLOAD_JSON]');
     const text = json ?? (await readStdin());
-    await runBridge({ agent, event, payload: parsePayload(text), env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ });
-    return EXIT.ok;
+    const payload = parsePayload(text);
+    const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ });
+    // Tool events also go through castellan's governance; the answer is the only thing this command ever prints.
+    const { governToolHook, toolEventKind } = await import('../../integrations/govern.js');
+    const governed = isAgentName(agent) && toolEventKind(agent, event) ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd }), ctx.paths.stateDir, toolEventKind(agent, event) === 'pre') : undefined;
+    await report;
+    if (governed?.stdout) process.stdout.write(governed.stdout + '\n');
+    if (governed?.stderr) process.stderr.write(governed.stderr + '\n');
+    return governed?.exitCode ?? EXIT.ok;
   },
 });

@@ -1,0 +1,70 @@
+// What a hook command receives: one JSON payload line on stdin and a controlled environment.
+import type { HookEvent } from '../config/schema.js';
+
+/** Everything known about the event a hook runs for. */
+export interface HookContext {
+  event: HookEvent;
+  session: string;
+  /** Where the operation happens (the agent's / tool's working directory). */
+  cwd: string;
+  paneId?: string;
+  socket?: string;
+  tool?: string;
+  argv?: readonly string[];
+  agentId?: string;
+  success?: boolean;
+  exitCode?: number | null;
+  goalId?: string;
+  plugin?: string;
+  status?: string;
+}
+
+/** Variables a hook inherits from castellan's environment; everything else (tokens, keys) stays out. */
+const PASS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'TERM', 'TMPDIR', 'SHELL', 'TZ'];
+const PASS_PREFIX = ['LC_'];
+const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
+
+/** The one JSON line a hook reads on stdin. Fields are always present (null when unknown). */
+export function buildPayload(c: HookContext, now = new Date()): Record<string, unknown> {
+  const common = { event: c.event, pane_id: c.paneId ?? null, session: c.session, cwd: c.cwd, timestamp: now.toISOString() };
+  switch (c.event) {
+    case 'SessionStart':
+      return { ...common, goal_id: c.goalId ?? null, plugin: c.plugin ?? null };
+    case 'SessionEnd':
+      return { ...common, goal_id: c.goalId ?? null, status: c.status ?? null, plugin: c.plugin ?? null, exit_code: c.exitCode ?? null };
+    case 'PreToolUse':
+      return { ...common, tool: c.tool ?? null, argv: c.argv ?? [], agent_id: c.agentId ?? null, goal_id: c.goalId ?? null };
+    case 'PostToolUse':
+      return { ...common, tool: c.tool ?? null, argv: c.argv ?? [], success: c.success ?? false, exit_code: c.exitCode ?? null, agent_id: c.agentId ?? null, goal_id: c.goalId ?? null };
+  }
+}
+
+/**
+ * The environment of a hook: an allow-list of the caller's variables plus CASTELLAN_* describing the event.
+ * No CASTELLAN_* variable is passed through from outside, and nothing like BASH_ENV/ENV that would make
+ * `/bin/sh` read a startup file.
+ */
+export function hookEnv(base: NodeJS.ProcessEnv, c: HookContext, extra: { hookId: string; projectRoot: string; configFile: string }): Record<string, string> {
+  const env: Record<string, string> = {};
+  for (const [k, v] of Object.entries(base)) {
+    if (v === undefined) continue;
+    if (PASS.includes(k) || PASS_PREFIX.some((p) => k.startsWith(p))) env[k] = v;
+  }
+  env.PATH ||= DEFAULT_PATH;
+  const set = (k: string, v: string | undefined | null) => {
+    if (v !== undefined && v !== null && v !== '') env[k] = v;
+  };
+  set('CASTELLAN_HOOK_EVENT', c.event);
+  set('CASTELLAN_HOOK_ID', extra.hookId);
+  set('CASTELLAN_SESSION', c.session);
+  set('CASTELLAN_SOCKET', c.socket);
+  set('CASTELLAN_PANE_ID', c.paneId);
+  set('CASTELLAN_TOOL', c.tool);
+  set('CASTELLAN_AGENT_ID', c.agentId);
+  set('CASTELLAN_GOAL_ID', c.goalId);
+  set('CASTELLAN_PLUGIN', c.plugin);
+  set('CASTELLAN_CWD', c.cwd);
+  set('CASTELLAN_PROJECT_ROOT', extra.projectRoot);
+  set('CASTELLAN_CONFIG_FILE', extra.configFile);
+  return env;
+}

@@ -1,0 +1,87 @@
+// Governance through agents' own tool hooks: castellan's pipeline decides, the answer speaks the agent's protocol.
+import type { AgentName } from './types.js';
+
+export interface HookAnswer {
+  exitCode: number;
+  stdout?: string;
+  stderr?: string;
+}
+
+/** Which agent events are a tool call about to happen (pre) or one that happened (post). */
+export const TOOL_EVENTS: Record<AgentName, { pre: string; post: string }> = {
+  claude: { pre: 'PreToolUse', post: 'PostToolUse' },
+  codex: { pre: 'PreToolUse', post: 'PostToolUse' },
+  gemini: { pre: 'BeforeTool', post: 'AfterTool' },
+  pi: { pre: 'tool_call', post: 'tool_result' },
+};
+
+/** The agents' shell tools are castellan's `shell` tool (so one policy line governs them all). */
+const SHELL_TOOLS = new Set(['bash', 'run_shell_command', 'shell', 'exec_command', 'local_shell']);
+
+export function toolEventKind(agent: AgentName, event: string): 'pre' | 'post' | undefined {
+  const t = TOOL_EVENTS[agent];
+  return event === t.pre ? 'pre' : event === t.post ? 'post' : undefined;
+}
+
+const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
+const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** The tool call in castellan's terms: policy tool name, the argv that is checked, and the args envelope. */
+export function toolCallOf(agent: AgentName, payload: unknown): { tool: string; argv: string[]; toolInput: Record<string, unknown>; rawName: string } {
+  const p = obj(payload);
+  const rawName = str(p.tool_name) ?? str(p.toolName) ?? 'unknown';
+  const toolInput = obj(p.tool_input ?? p.input ?? p.args);
+  const lower = rawName.toLowerCase();
+  if (SHELL_TOOLS.has(lower)) {
+    const command = str(toolInput.command) ?? (Array.isArray(toolInput.command) ? (toolInput.command as unknown[]).map(String).join(' ') : '');
+    return { tool: 'shell', argv: command ? ['/bin/sh', '-c', command] : [], toolInput, rawName };
+  }
+  // Other tools (Edit, Write, WebFetch, MCP tools...) are governed by their own name; their target path, if any, is the argv.
+  const target = str(toolInput.file_path) ?? str(toolInput.path) ?? str(toolInput.url) ?? str(toolInput.pattern);
+  return { tool: lower, argv: target ? [target] : [], toolInput, rawName };
+}
+
+function answer(agent: AgentName, decision: 'allow' | 'deny' | 'ask', reason: string): HookAnswer {
+  if (decision === 'allow') return { exitCode: 0 };
+  const why = `castellan: ${reason}`;
+  switch (agent) {
+    case 'claude':
+    case 'codex':
+      return { exitCode: 0, stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: why } }) };
+    case 'gemini':
+      // Gemini has no "ask" answer: castellan asked its own UI already (prompt mode "ui"), so only deny gets here.
+      return { exitCode: 0, stdout: JSON.stringify({ decision: 'deny', reason: why }) };
+    case 'pi':
+      return { exitCode: 0, stdout: JSON.stringify({ block: true, reason: why }) };
+  }
+}
+
+export interface GovernHookInput {
+  agent: AgentName;
+  event: string;
+  payload: unknown;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+}
+
+/** Runs castellan's pipeline for an agent's tool event; undefined when the event is not a tool event. */
+export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | undefined> {
+  const kind = toolEventKind(o.agent, o.event);
+  if (!kind) return undefined;
+  const p = obj(o.payload);
+  const call = toolCallOf(o.agent, o.payload);
+  const cwd = str(p.cwd) ?? o.cwd;
+  const agentId = o.env.CASTELLAN_AGENT_ID ?? (str(p.session_id) ? `${o.agent}:${str(p.session_id)}` : o.agent);
+  const paneId = o.env.CASTELLAN_PANE_ID;
+  const { governPreToolUse, governPostToolUse } = await import('../hooks/pipeline.js');
+  if (kind === 'pre') {
+    // Claude and Codex have their own permission dialog: a castellan "prompt" defers to it.
+    const prompt = o.agent === 'claude' || o.agent === 'codex' ? 'defer' : 'ui';
+    const r = await governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt });
+    return answer(o.agent, r.decision, r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`);
+  }
+  const resp = obj(p.tool_response ?? p.result);
+  const success = !(resp.interrupted === true || resp.error || p.isError === true || p.is_error === true);
+  await governPostToolUse({ tool: call.tool, argv: call.argv, success, agentId, paneId, cwd }, { env: o.env });
+  return { exitCode: 0 };
+}
