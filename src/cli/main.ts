@@ -90,7 +90,10 @@ export async function main(argv: string[]): Promise<number> {
     cwd: process.cwd(),
     out,
     err,
-    connect: () => ApiClient.connect(paths.socket),
+    // Uses this context's paths, so commands that derive a context for another session connect there.
+    connect(this: CliContext) {
+      return ApiClient.connect(this.paths.socket);
+    },
     version: VERSION,
   };
   const dash = g.args.indexOf('--');

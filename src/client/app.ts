@@ -19,7 +19,7 @@ import { width } from './ui/text-width.js';
 import type { LocalUi, Notice } from './ui-state.js';
 
 export interface ClientConfig {
-  ui: { mouse: boolean; status_position: string; pane_borders: string; notify: string; theme: string };
+  ui: { mouse: boolean; status_position: string; pane_borders: string; notify: string; theme: string; copy_mode_keys?: string };
   keys: Record<string, string>;
   theme: Theme;
   themes: string[];
@@ -257,16 +257,33 @@ export class ClientApp {
       }
       return;
     }
-    if (this.copyMode) {
-      // In copy mode keys drive the copy cursor; the prefix (and what follows it) still works.
-      for (const e of events) {
-        if (e.type === 'key' && !this.router.prefixActive && e.key !== this.keymap.prefix) this.api.notify('client.copy', { op: 'key', key: e.key });
-        else for (const o of this.router.feed([e], Date.now())) this.routerOutput(o);
+    // One event at a time: a command (prefix [, an overlay) changes how the very next key in the same chunk is routed.
+    let pending = '';
+    const flush = () => {
+      if (pending) this.api.notify('client.input', { kind: 'data', data: pending });
+      pending = '';
+    };
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i];
+      if (this.local.overlay) {
+        flush();
+        return this.handleEvents(events.slice(i));
       }
-      return;
+      if (this.copyMode && e.type === 'key' && !this.router.prefixActive && e.key !== this.keymap.prefix) {
+        // In copy mode keys drive the copy cursor; the prefix (and what follows it) still works.
+        flush();
+        this.api.notify('client.copy', { op: 'key', key: e.key });
+        continue;
+      }
+      for (const o of this.router.feed([e], Date.now())) {
+        if (o.kind === 'send') pending += o.data;
+        else {
+          flush();
+          this.routerOutput(o);
+        }
+      }
     }
-    const outs = this.router.feed(events, Date.now());
-    for (const o of outs) this.routerOutput(o);
+    flush();
   }
 
   private overlayEvent(e: InputEvent): void {
@@ -395,9 +412,12 @@ export class ClientApp {
           .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
         return;
       }
-      case 'client.copy-mode':
+      case 'client.copy-mode': {
+        // Keys typed right after the prefix must already go to copy mode, before the server's frame confirms it.
         this.api.notify('client.copy', { op: 'enter' });
+        if (focused) this.copyMode = { pane: focused.id, keys: this.cfg.ui.copy_mode_keys === 'emacs' ? 'emacs' : 'vi', prompt: false };
         return;
+      }
       case 'client.paste':
         this.api.notify('client.copy', { op: 'paste' });
         return;

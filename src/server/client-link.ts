@@ -33,6 +33,7 @@ export interface Frame {
 const MAX_QUEUED = 512 * 1024;
 /** After a keystroke, output of the focused pane is sent at once instead of on the next frame tick. */
 const INPUT_PRIORITY_MS = 150;
+const URGENT_GAP_MS = 8;
 
 export class ClientLink {
   private sentView = '';
@@ -81,6 +82,18 @@ export class ClientLink {
     }
     if (urgent) {
       if (this.immediate) return;
+      // Echo goes out at once, but a program answering a key with many small writes gets frames at most
+      // every URGENT_GAP_MS, not one per write.
+      const wait = this.lastFrameAt + URGENT_GAP_MS - Date.now();
+      if (wait > 0) {
+        // Re-arming is safe: the deadline is absolute (last frame + gap), so repeated calls cannot push it out.
+        if (this.timer) clearTimeout(this.timer);
+        this.timer = setTimeout(() => {
+          this.timer = undefined;
+          this.flush();
+        }, wait);
+        return;
+      }
       if (this.timer) {
         clearTimeout(this.timer);
         this.timer = undefined;

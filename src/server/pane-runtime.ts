@@ -97,9 +97,11 @@ export class PaneRuntime {
     const modes = this.screen.modes;
     switch (msg.kind) {
       case 'data':
+        this.screen.userInput();
         this.pty.write(translateKeys(msg.data, modes));
         return;
       case 'paste':
+        this.screen.userInput();
         this.pty.write(encodePaste(msg.text, modes));
         return;
       case 'mouse': {

@@ -1,0 +1,73 @@
+// The bench's world: a snapshot of the built castellan, a temp HOME, a clean environment, the options.
+import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface Options {
+  quick: boolean;
+  only: Set<string> | undefined;
+  runs: number;
+  samples: number;
+  idleSeconds: number;
+  floodSeconds: number;
+  floodRateMiB: number;
+  fileMiB: number;
+  cpuProf: boolean;
+  /** Niceness for the bench and everything it starts (negative = ahead of other load; needs CAP_SYS_NICE). */
+  nice: number | undefined;
+  snapshot: boolean;
+  out: string;
+}
+
+export interface BenchEnv {
+  opts: Options;
+  repo: string;
+  /** Directory holding bin/castellan.js and dist/ that the bench runs (a snapshot unless --no-snapshot). */
+  root: string;
+  tmp: string;
+  dataDir: string;
+  profDir: string;
+  file: string;
+  fileBytes: number;
+  /** Environment for every server, client and pane program (both castellan and tmux). */
+  env: NodeJS.ProcessEnv;
+  nextId(): number;
+}
+
+/** Copies the built castellan aside, so another engineer rebuilding dist/ mid-run cannot change what is measured. */
+export function makeRoot(repo: string, tmp: string, snapshot: boolean): string {
+  if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) throw new Error(`castellan is not built: run npm run build in ${repo}`);
+  if (!snapshot) return repo;
+  const root = join(tmp, 'castellan');
+  mkdirSync(root, { recursive: true });
+  for (const d of ['bin', 'dist', 'themes', 'share', 'package.json']) {
+    if (existsSync(join(repo, d))) cpSync(join(repo, d), join(root, d), { recursive: true });
+  }
+  symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'), 'dir');
+  return root;
+}
+
+export function makeTmp(): string {
+  return mkdtempSync(join(tmpdir(), 'cbench-'));
+}
+
+export function removeTmp(tmp: string): void {
+  rmSync(tmp, { recursive: true, force: true });
+}
+
+export function cleanEnv(home: string): NodeJS.ProcessEnv {
+  const keep = ['PATH', 'USER', 'LOGNAME', 'TZ'];
+  const env: NodeJS.ProcessEnv = {};
+  for (const k of keep) if (process.env[k]) env[k] = process.env[k];
+  Object.assign(env, {
+    HOME: home,
+    TERM: 'xterm-256color',
+    LANG: 'C.UTF-8',
+    LC_ALL: 'C.UTF-8',
+    SHELL: '/bin/bash',
+    NODE_ENV: 'production',
+    XDG_STATE_HOME: join(home, '.local', 'state'),
+    XDG_CONFIG_HOME: join(home, '.config'),
+  });
+  return env;
+}

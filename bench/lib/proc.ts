@@ -1,0 +1,87 @@
+// Reading other processes from /proc: CPU time, scheduler waits, RSS, liveness (Linux only).
+import { readdirSync, readFileSync } from 'node:fs';
+
+const CLK_TCK = 100; // USER_HZ on Linux
+
+function statFields(pid: number): string[] | undefined {
+  try {
+    const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name, which is in parentheses and may contain spaces.
+    return s.slice(s.lastIndexOf(')') + 2).split(' ');
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * CPU time (user + system) of a whole process in ms. Uses the per-thread scheduler runtime
+ * (/proc/<pid>/task/<tid>/schedstat, nanoseconds) because utime/stime are counted in 10 ms ticks,
+ * too coarse for "idle" measurements; falls back to the ticks when schedstat is unreadable. One source
+ * is used throughout (mixing them makes deltas jump). A thread that exits inside a measurement window
+ * takes its time with it; Node's and tmux's threads live as long as the process.
+ */
+export function cpuMs(pid: number): number {
+  let ns = 0;
+  try {
+    for (const tid of readdirSync(`/proc/${pid}/task`)) {
+      const s = readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8');
+      ns += Number(s.split(' ')[0]);
+    }
+    return ns / 1e6;
+  } catch {
+    return cpuTicksMs(pid);
+  }
+}
+
+/**
+ * The main thread's scheduler accounting in ms: time on a CPU, and time runnable but waiting for one (other
+ * load on the machine). Over a window, window - run - wait is time the thread slept (waited for I/O or timers).
+ */
+export function mainThreadSched(pid: number): { runMs: number; waitMs: number } {
+  try {
+    const [run, wait] = readFileSync(`/proc/${pid}/task/${pid}/schedstat`, 'utf8').split(' ').map(Number);
+    return { runMs: run / 1e6, waitMs: wait / 1e6 };
+  } catch {
+    return { runMs: NaN, waitMs: NaN };
+  }
+}
+
+/** utime + stime in ms (10 ms resolution), including threads that already exited. */
+export function cpuTicksMs(pid: number): number {
+  const f = statFields(pid);
+  return f ? ((Number(f[11]) + Number(f[12])) * 1000) / CLK_TCK : NaN;
+}
+
+/** Resident set size in KiB (VmRSS). */
+export function rssKiB(pid: number): number {
+  try {
+    const m = /VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return m ? Number(m[1]) : NaN;
+  } catch {
+    return NaN;
+  }
+}
+
+export function alive(pid: number): boolean {
+  const f = statFields(pid);
+  return !!f && f[0] !== 'Z';
+}
+
+export function killPid(pid: number | undefined, sig: NodeJS.Signals = 'SIGKILL'): void {
+  if (!pid) return;
+  try {
+    process.kill(pid, sig);
+  } catch {
+    /* gone */
+  }
+}
+
+/** Waits (polling) until pid is gone or a zombie; false on timeout. */
+export async function waitGone(pid: number, timeoutMs: number): Promise<boolean> {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    if (!alive(pid)) return true;
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  return !alive(pid);
+}

@@ -1,0 +1,102 @@
+// 4. Idle CPU: four idle bash panes (one window, split into four), a client attached; CPU of server and client.
+//
+// CPU is sampled every 500 ms so one-off work (a V8 garbage collection a few seconds after activity stops, ~50 ms
+// in castellan's server and client) is told apart from a steady drain: "mean" counts everything, "largest burst"
+// is the biggest 500 ms sample.
+import { CastellanServer } from '../lib/castellan.js';
+import type { BenchEnv } from '../lib/env.js';
+import { cpuMs } from '../lib/proc.js';
+import type { Row, SectionResult } from '../lib/report.js';
+import type { TermClient } from '../lib/term-client.js';
+import { TmuxServer } from '../lib/tmux.js';
+import { log, median, now, round, sleep } from '../lib/util.js';
+
+const SHELL = ['bash', '--norc', '--noprofile'];
+const SETTLE_MS = 2000;
+
+export interface IdleRun {
+  seconds: number;
+  serverCpuPct: number;
+  clientCpuPct: number;
+  /** CPU ms of server+client in each 500 ms sample. */
+  samplesMs: number[];
+  maxBurstMs: number;
+  /** Median over the samples, as % of a core: the steady state. */
+  steadyPct: number;
+  /** Bytes the client wrote to its terminal during the window (0 means it drew nothing). */
+  clientBytes: number;
+  serverWakeups?: number;
+}
+
+async function window(b: BenchEnv, serverPid: number, client: TermClient): Promise<IdleRun> {
+  await sleep(SETTLE_MS);
+  const c0 = { s: cpuMs(serverPid), c: cpuMs(client.pid), b: client.bytes, t: now() };
+  const samplesMs: number[] = [];
+  let prev = c0.s + c0.c;
+  const end = c0.t + b.opts.idleSeconds * 1000;
+  while (now() < end) {
+    await sleep(Math.min(500, Math.max(0, end - now())));
+    const x = cpuMs(serverPid) + cpuMs(client.pid);
+    samplesMs.push(x - prev);
+    prev = x;
+  }
+  const c1 = { s: cpuMs(serverPid), c: cpuMs(client.pid), b: client.bytes, t: now() };
+  const ms = c1.t - c0.t;
+  return {
+    seconds: ms / 1000,
+    serverCpuPct: ((c1.s - c0.s) / ms) * 100,
+    clientCpuPct: ((c1.c - c0.c) / ms) * 100,
+    clientBytes: c1.b - c0.b,
+    samplesMs: samplesMs.map((x) => round(x, 2)),
+    maxBurstMs: Math.max(...samplesMs),
+    steadyPct: (median(samplesMs) / 500) * 100,
+  };
+}
+
+async function castellanIdle(b: BenchEnv): Promise<IdleRun> {
+  const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: SHELL });
+  try {
+    await s.api.request('pane.split', { pane_id: 'w1:p1', direction: 'right', command: SHELL, focus: false });
+    await s.api.request('pane.split', { pane_id: 'w1:p1', direction: 'down', command: SHELL, focus: false });
+    await s.api.request('pane.split', { pane_id: 'w1:p2', direction: 'down', command: SHELL, focus: false });
+    const panes = await s.notePanes();
+    if (panes.length !== 4) throw new Error(`castellan: expected 4 panes, got ${panes.length}`);
+    const c = await s.attach(202, 53);
+    return await window(b, s.pid, c);
+  } finally {
+    await s.stop();
+  }
+}
+
+async function tmuxIdle(b: BenchEnv): Promise<IdleRun> {
+  const sh = SHELL.join(' ');
+  const t = await TmuxServer.start(b, { cols: 200, rows: 50, command: sh });
+  try {
+    await t.cmd('split-window', '-d', '-h', '-t', 'b:0.0', sh);
+    await t.cmd('split-window', '-d', '-v', '-t', 'b:0.0', sh);
+    await t.cmd('split-window', '-d', '-v', '-t', 'b:0.2', sh);
+    await t.notePanes();
+    if ((await t.panes()).length !== 4) throw new Error('tmux: expected 4 panes');
+    const c = await t.attach(200, 51);
+    return await window(b, t.pid, c);
+  } finally {
+    await t.stop();
+  }
+}
+
+export async function idle(b: BenchEnv): Promise<SectionResult> {
+  const c = await castellanIdle(b);
+  log(`idle castellan: server ${round(c.serverCpuPct, 3)} %, client ${round(c.clientCpuPct, 3)} %, client wrote ${c.clientBytes} B in ${round(c.seconds, 1)} s; 500 ms samples (ms): ${c.samplesMs.join(' ')}`);
+  const t = await tmuxIdle(b);
+  log(`idle tmux     : server ${round(t.serverCpuPct, 3)} %, client ${round(t.clientCpuPct, 3)} %, client wrote ${t.clientBytes} B in ${round(t.seconds, 1)} s; 500 ms samples (ms): ${t.samplesMs.join(' ')}`);
+  const S = 'idle (4 panes)';
+  const rows: Row[] = [
+    { section: S, metric: `server CPU over ${b.opts.idleSeconds} s`, unit: '% core', castellan: c.serverCpuPct, tmux: t.serverCpuPct, digits: 3 },
+    { section: S, metric: 'client CPU', unit: '% core', castellan: c.clientCpuPct, tmux: t.clientCpuPct, digits: 3 },
+    { section: S, metric: 'server + client CPU, mean', unit: '% core', castellan: c.serverCpuPct + c.clientCpuPct, tmux: t.serverCpuPct + t.clientCpuPct, digits: 3, target: 'near 0 (< 1 %)', pass: c.serverCpuPct + c.clientCpuPct < 1 },
+    { section: S, metric: 'server + client CPU, median 500 ms sample', unit: '% core', castellan: c.steadyPct, tmux: t.steadyPct, digits: 3 },
+    { section: S, metric: 'largest 500 ms burst (server + client)', unit: 'ms CPU', castellan: c.maxBurstMs, tmux: t.maxBurstMs, digits: 1 },
+    { section: S, metric: 'client bytes written while idle', unit: 'B', castellan: c.clientBytes, tmux: t.clientBytes, digits: 0 },
+  ];
+  return { rows, raw: { castellan: c, tmux: t } };
+}

@@ -1,0 +1,114 @@
+// 5. Memory per pane with full scrollback: server RSS with 1 and 4 panes (one per window, each 200x50) after each
+// printed more lines than its 10 000-line scrollback holds.
+//
+// Every pane runs `sh -c 'read _; head -n LINES FILE; <signal done>; exec sleep ...'`, so panes exist (idle) before
+// they fill. Steps: 1 idle pane -> fill it -> add 3 idle panes -> fill them. RSS (VmRSS) is read 1 s after each
+// step. castellan's server is a Node process: RSS includes garbage not collected yet, so treat it as +-a few MB.
+import { CastellanServer } from '../lib/castellan.js';
+import type { BenchEnv } from '../lib/env.js';
+import { rssKiB } from '../lib/proc.js';
+import type { Row, SectionResult } from '../lib/report.js';
+import { TmuxServer } from '../lib/tmux.js';
+import { log, round, shq, sleep, waitUntil } from '../lib/util.js';
+
+const LINES = 12_000;
+const script = (file: string) => `read _; head -n ${LINES} ${shq(file)}; printf '%s%s\\n' FILL-DONE- "$0"; exec sleep 100000`;
+
+export interface MemRun {
+  /** RSS in MiB after each step. */
+  base1: number;
+  filled1: number;
+  base4: number;
+  filled4: number;
+  scrollbackLines?: number;
+}
+
+async function settleRss(pid: number): Promise<number> {
+  await sleep(1000);
+  const xs: number[] = [];
+  for (let i = 0; i < 3; i++) {
+    xs.push(rssKiB(pid));
+    await sleep(200);
+  }
+  return xs[xs.length - 1] / 1024;
+}
+
+async function castellanMem(b: BenchEnv): Promise<MemRun> {
+  const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: ['sh', '-c', script(b.file), 'p1'] });
+  try {
+    const fill = async (panes: Array<[string, string]>) => {
+      for (const [id] of panes) await s.api.request('pane.send_text', { pane_id: id, text: '\r' });
+      for (const [id, tag] of panes) {
+        await waitUntil(async () => (await s.api.request<{ text: string }>('pane.read', { pane_id: id })).text.includes(`FILL-DONE-${tag}`), `castellan ${id} to fill`, 60_000, 100);
+      }
+    };
+    const base1 = await settleRss(s.pid);
+    await fill([['w1:p1', 'p1']]);
+    const filled1 = await settleRss(s.pid);
+    const more: Array<[string, string]> = [];
+    for (let i = 0; i < 3; i++) {
+      const tag = `p${i + 2}`;
+      const r = await s.api.request<{ pane_id: string }>('window.new', { command: ['sh', '-c', script(b.file), tag], focus: false });
+      more.push([r.pane_id, tag]);
+    }
+    await s.notePanes();
+    const sizes = (await s.panes()).map((p) => `${p.cols}x${p.rows}`);
+    if (sizes.some((x) => x !== '200x50')) throw new Error(`castellan pane sizes ${sizes.join(',')}`);
+    const base4 = await settleRss(s.pid);
+    await fill(more);
+    const filled4 = await settleRss(s.pid);
+    const sb = await s.api.request<{ lines: string[] }>('pane.read', { pane_id: 'w1:p1', source: 'scrollback', lines: 1_000_000 });
+    return { base1, filled1, base4, filled4, scrollbackLines: sb.lines.length };
+  } finally {
+    await s.stop();
+  }
+}
+
+async function tmuxMem(b: BenchEnv): Promise<MemRun> {
+  const cmd = (name: string, tag: string) => `sh -c ${shq(script(b.file).replace(`printf '%s%s\\n' FILL-DONE- "$0"`, `tmux -L ${name} wait-for -S fill-${tag}`))}`;
+  let name = '';
+  const t = await TmuxServer.start(b, { cols: 200, rows: 50, command: (n) => ((name = n), cmd(n, 'p1')) });
+  try {
+    const fill = async (targets: Array<[string, string]>) => {
+      const waits = targets.map(([, tag]) => t.waitFor(`fill-${tag}`));
+      await sleep(50);
+      for (const [target] of targets) await t.cmd('send-keys', '-t', target, 'Enter');
+      await Promise.all(waits);
+    };
+    const base1 = await settleRss(t.pid);
+    await fill([['b:0', 'p1']]);
+    const filled1 = await settleRss(t.pid);
+    for (let i = 0; i < 3; i++) await t.cmd('new-window', '-d', '-t', `b:${i + 1}`, cmd(name, `p${i + 2}`));
+    await t.notePanes();
+    const sizes = (await t.panes()).map((p) => `${p.cols}x${p.rows}`);
+    if (sizes.some((x) => x !== '200x50')) throw new Error(`tmux pane sizes ${sizes.join(',')}`);
+    const base4 = await settleRss(t.pid);
+    await fill([['b:1', 'p2'], ['b:2', 'p3'], ['b:3', 'p4']]);
+    const filled4 = await settleRss(t.pid);
+    const hist = Number((await t.cmd('display-message', '-p', '-t', 'b:0', '#{history_size}')).trim());
+    return { base1, filled1, base4, filled4, scrollbackLines: hist };
+  } finally {
+    await t.stop();
+  }
+}
+
+export async function memory(b: BenchEnv): Promise<SectionResult> {
+  const c = await castellanMem(b);
+  log(`memory castellan: ${JSON.stringify(Object.fromEntries(Object.entries(c).map(([k, v]) => [k, round(v, 1)])))}`);
+  const t = await tmuxMem(b);
+  log(`memory tmux     : ${JSON.stringify(Object.fromEntries(Object.entries(t).map(([k, v]) => [k, round(v, 1)])))}`);
+  const per1 = (m: MemRun) => m.filled1 - m.base1;
+  const per4 = (m: MemRun) => (m.filled4 - m.base4) / 3;
+  const idlePane = (m: MemRun) => (m.base4 - m.filled1) / 3;
+  const S = 'memory (200x50)';
+  const rows: Row[] = [
+    { section: S, metric: 'server RSS, 1 idle pane', unit: 'MB', castellan: c.base1, tmux: t.base1, digits: 1 },
+    { section: S, metric: 'server RSS, 1 pane with full scrollback', unit: 'MB', castellan: c.filled1, tmux: t.filled1, digits: 1 },
+    { section: S, metric: 'server RSS, 4 panes with full scrollback', unit: 'MB', castellan: c.filled4, tmux: t.filled4, digits: 1 },
+    { section: S, metric: 'per pane: filling the 1st pane', unit: 'MB', castellan: per1(c), tmux: per1(t), digits: 1 },
+    { section: S, metric: 'per pane: filling panes 2-4 (mean)', unit: 'MB', castellan: per4(c), tmux: per4(t), digits: 1 },
+    { section: S, metric: 'per idle (empty) pane', unit: 'MB', castellan: idlePane(c), tmux: idlePane(t), digits: 2 },
+    { section: S, metric: 'lines kept, pane 1 (c: scrollback+screen, t: history)', unit: 'lines', castellan: c.scrollbackLines ?? NaN, tmux: t.scrollbackLines ?? NaN, digits: 0 },
+  ];
+  return { rows, raw: { lines: LINES, castellan: c, tmux: t } };
+}
