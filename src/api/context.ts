@@ -64,7 +64,8 @@ export interface SessionApi {
 
 export type ClientInput =
   | { kind: 'data'; data: string }
-  | { kind: 'paste'; text: string }
+  /** A paste; a big one comes in parts (`part`: first, more, last) and is bracketed once around the whole. */
+  | { kind: 'paste'; text: string; part?: 'first' | 'more' | 'last' }
   | { kind: 'mouse'; action: 'press' | 'release' | 'move' | 'wheel-up' | 'wheel-down'; button: number; x: number; y: number; shift?: boolean; meta?: boolean; ctrl?: boolean }
   | { kind: 'focus'; focused: boolean };
 

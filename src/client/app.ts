@@ -26,6 +26,20 @@ export interface ClientConfig {
   notices: Array<{ level: Notice['level']; message: string }>;
 }
 
+/** Splits text into pieces of at most n UTF-16 units without cutting a surrogate pair in two. */
+export function chunks(s: string, n: number): string[] {
+  const out: string[] = [];
+  let i = 0;
+  while (i < s.length) {
+    let end = Math.min(s.length, i + n);
+    const c = s.charCodeAt(end - 1);
+    if (end < s.length && c >= 0xd800 && c <= 0xdbff) end--;
+    out.push(s.slice(i, end));
+    i = end;
+  }
+  return out;
+}
+
 export interface AppIO {
   write(s: string): void;
   size(): { cols: number; rows: number };
@@ -100,6 +114,11 @@ export class ClientApp {
         this.render();
       }
       return;
+    }
+    if (m.error && m.id === null) {
+      // A notification the server refused (it has no id to answer to): say so instead of losing it silently.
+      const err = m.error as { code: string; message: string };
+      return this.notify({ level: 'error', text: `castellan: ${err.message}` }, 6000);
     }
     if (m.copied) {
       const c = m.copied as { pane: string; text: string };
@@ -260,7 +279,8 @@ export class ClientApp {
     // One event at a time: a command (prefix [, an overlay) changes how the very next key in the same chunk is routed.
     let pending = '';
     const flush = () => {
-      if (pending) this.api.notify('client.input', { kind: 'data', data: pending });
+      // A huge burst (a paste into a terminal without bracketed paste) goes in parts under the socket's line limit.
+      for (const data of chunks(pending, 256 * 1024)) this.api.notify('client.input', { kind: 'data', data });
       pending = '';
     };
     for (let i = 0; i < events.length; i++) {
@@ -319,8 +339,7 @@ export class ClientApp {
         this.api.notify('client.input', { kind: 'data', data: o.data });
         return;
       case 'paste':
-        this.api.notify('client.input', { kind: 'paste', text: o.text });
-        return;
+        return this.paste(o.text);
       case 'focus':
         this.api.notify('client.input', { kind: 'focus', focused: o.focused });
         return;
@@ -337,6 +356,17 @@ export class ClientApp {
         this.run(o.command);
         return;
     }
+  }
+
+  /** Big pastes go in parts that fit the socket's line limit; the server brackets the whole once. */
+  private paste(text: string): void {
+    const PART = 256 * 1024;
+    if (text.length <= PART) {
+      this.api.notify('client.input', { kind: 'paste', text });
+      return;
+    }
+    const parts = chunks(text, PART);
+    parts.forEach((t, i) => this.api.notify('client.input', { kind: 'paste', text: t, part: i === 0 ? 'first' : i === parts.length - 1 ? 'last' : 'more' }));
   }
 
   private mouse(e: Extract<InputEvent, { type: 'mouse' }>): void {

@@ -28,6 +28,7 @@ export interface WindowTab {
   /** A pane in it that the user is not looking at became blocked or done. */
   alert: boolean;
   panes: number;
+  zoomed: boolean;
 }
 
 export interface ViewModel {
@@ -79,6 +80,7 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
       rollup: rollup(states),
       alert: ids.some((id) => !focused.has(id) && !!state.panes[id]?.agent.agent && (state.panes[id].agent.state === 'blocked' || state.panes[id].agent.state === 'done')),
       panes: ids.length,
+      zoomed: !!w.zoomed,
     };
   });
   return { session: state.session, area: { ...win.size }, windows, window: { id: win.id, zoomed: !!win.zoomed, panes }, counts };

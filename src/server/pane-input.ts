@@ -11,9 +11,12 @@ export function translateKeys(data: string, modes: Pick<ScreenModes, 'applicatio
 }
 
 /** A paste, bracketed when the program enabled bracketed paste; an embedded end marker cannot end it early. */
-export function encodePaste(text: string, modes: Pick<ScreenModes, 'bracketedPaste'>): string {
+export function encodePaste(text: string, modes: Pick<ScreenModes, 'bracketedPaste'>, part?: 'first' | 'more' | 'last'): string {
   if (!modes.bracketedPaste) return text;
-  return `\x1b[200~${text.replace(/\x1b\[20[01]~/g, '')}\x1b[201~`;
+  const body = text.replace(/\x1b\[20[01]~/g, '');
+  const open = part === undefined || part === 'first' ? '\x1b[200~' : '';
+  const close = part === undefined || part === 'last' ? '\x1b[201~' : '';
+  return `${open}${body}${close}`;
 }
 
 /**

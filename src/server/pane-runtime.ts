@@ -3,6 +3,31 @@ import type { ClientInput } from '../api/context.js';
 import { encodeMouse, encodePaste, translateKeys } from './pane-input.js';
 import { spawnPty, type PtyExit, type PtyProcess } from './pty.js';
 import { Screen } from './screen.js';
+import { accessSync, constants, statSync } from 'node:fs';
+import { delimiter, isAbsolute, join, resolve } from 'node:path';
+
+/**
+ * Why a command cannot run, as a shell would say it (node-pty forks before exec, so a missing program would
+ * otherwise only show node-pty's "execvp(3) failed" and exit 1).
+ */
+export function cannotRun(command: string[], cwd: string, env: Record<string, string>): string | undefined {
+  const file = command[0];
+  if (!file) return 'empty command';
+  const usable = (p: string) => {
+    try {
+      accessSync(p, constants.X_OK);
+      return statSync(p).isFile();
+    } catch {
+      return false;
+    }
+  };
+  if (file.includes('/')) {
+    const p = isAbsolute(file) ? file : resolve(cwd, file);
+    return usable(p) ? undefined : 'no such executable file';
+  }
+  for (const dir of (env.PATH ?? '/usr/bin:/bin').split(delimiter)) if (dir && usable(join(resolve(cwd, dir), file))) return undefined;
+  return 'command not found';
+}
 
 /** Reading pauses above HIGH unparsed bytes and resumes below LOW, so a flood cannot eat memory or starve others. */
 const HIGH = 1024 * 1024;
@@ -45,11 +70,13 @@ export class PaneRuntime {
     this.screen.onBell(() => o.onBell());
     this.screen.onNotify((n) => o.onNotify(n));
     let pty: PtyProcess | undefined;
+    const why = cannotRun(o.command, o.cwd, o.env);
     try {
+      if (why) throw new Error(why);
       pty = spawnPty({ command: o.command, cwd: o.cwd, env: o.env, cols: o.cols, rows: o.rows });
     } catch (err) {
-      // A command that cannot start shows why in its pane instead of taking the server down.
-      this.screen.write(`\x1b[31mcastellan: cannot run ${JSON.stringify(o.command.join(' '))}: ${(err as Error).message}\x1b[0m\r\n`);
+      // A command that cannot start shows why in its pane (exit 127, as a shell says it) instead of taking the server down.
+      this.screen.write(`\x1b[31mcastellan: cannot run ${JSON.stringify(o.command[0] ?? '')}: ${(err as Error).message}\x1b[0m\r\n`);
       queueMicrotask(() => this.finish({ code: 127, signal: null }));
     }
     this.pty = pty;
@@ -102,7 +129,7 @@ export class PaneRuntime {
         return;
       case 'paste':
         this.screen.userInput();
-        this.pty.write(encodePaste(msg.text, modes));
+        this.pty.write(encodePaste(msg.text, modes, msg.part));
         return;
       case 'mouse': {
         const bytes = encodeMouse({ ...msg, x: msg.x - origin.x, y: msg.y - origin.y }, modes);

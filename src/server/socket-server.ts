@@ -70,7 +70,9 @@ function onLines(sock: net.Socket, cb: (line: string) => void, tooLong: () => vo
       }
       const line = buf + piece;
       buf = '';
-      if (line.trim()) cb(line);
+      // A line that arrived whole in one chunk is still over the limit: refuse it the same way.
+      if (line.length > MAX_LINE_BYTES) tooLong();
+      else if (line.trim()) cb(line);
     }
     if (discarding) return;
     buf += chunk.slice(start);

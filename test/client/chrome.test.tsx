@@ -16,8 +16,8 @@ function view(over: Partial<ViewModel> = {}): ViewModel {
     session: 'work',
     area: { cols: 80, rows: 23 },
     windows: [
-      { id: 'w1', index: 1, name: 'agents', current: true, alert: false, panes: 2, rollup: 'working' },
-      { id: 'w2', index: 2, name: 'build', current: false, alert: true, panes: 1, rollup: 'blocked' },
+      { id: 'w1', index: 1, name: 'agents', current: true, alert: false, panes: 2, rollup: 'working', zoomed: false },
+      { id: 'w2', index: 2, name: 'build', current: false, alert: true, panes: 1, rollup: 'blocked', zoomed: false },
     ],
     window: {
       id: 'w1',
@@ -102,4 +102,13 @@ test('wide titles are cut to fit and never push the border', () => {
   const top = frame({ view: v })[0];
   assert.match(top, /…/);
   assert.match(top, /╮$/);
+});
+
+test('a zoomed window says so on its tab (Z) and on the pane border ([Z])', () => {
+  const v = view();
+  v.windows[0] = { ...v.windows[0], zoomed: true };
+  v.window = { ...v.window, zoomed: true, panes: [{ ...v.window.panes[1], rect: { x: 0, y: 0, w: 80, h: 23 } }] };
+  const f = frame({ view: v });
+  assert.match(f[23], / 1:agents\*Z /);
+  assert.match(f[0], /^╭ p2 \[Z\] claude /);
 });

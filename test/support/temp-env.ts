@@ -122,6 +122,40 @@ export function runNode(args: string[], o: { env: Record<string, string>; cwd: s
   });
 }
 
+/** Envs not cleaned up yet: if the test process is interrupted (Ctrl-C, a runner timeout), their processes are killed on the way out. */
+const live = new Set<{ home: string; root: string }>();
+let exitHooks = false;
+
+function emergencyCleanup(): void {
+  for (const e of live) {
+    for (const pid of pidsWithHome(e.home)) {
+      try {
+        process.kill(pid, 'SIGKILL');
+      } catch {
+        /* gone */
+      }
+    }
+    try {
+      rmSync(e.root, { recursive: true, force: true });
+    } catch {
+      /* best effort */
+    }
+  }
+  live.clear();
+}
+
+function installExitHooks(): void {
+  if (exitHooks) return;
+  exitHooks = true;
+  process.once('exit', emergencyCleanup);
+  for (const sig of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+    process.once(sig, () => {
+      emergencyCleanup();
+      process.kill(process.pid, sig);
+    });
+  }
+}
+
 export function makeTempEnv(opts: TempEnvOptions = {}): TempEnv {
   if (!existsSync(join(REPO, 'dist/cli/main.js'))) throw new Error('castellan is not built: run `npm run build` before the e2e tests');
   const root = mkdtempSync(join(shortRoot(), 'cst-'));
@@ -147,6 +181,9 @@ export function makeTempEnv(opts: TempEnvOptions = {}): TempEnv {
     INPUTRC: '/dev/null',
     ...opts.env,
   };
+  const entry = { home, root };
+  live.add(entry);
+  installExitHooks();
   const clients = new Set<ApiClient>();
   const knownPids = new Set<number>();
   const cleanups: Array<() => unknown> = [];
@@ -233,6 +270,7 @@ export function makeTempEnv(opts: TempEnvOptions = {}): TempEnv {
         }
         await waitFor(() => [...pids].every((p) => !pidAlive(p)), { timeoutMs: 5000, message: `processes under ${home} to die: ${[...pids].join(' ')}` }).catch(() => undefined);
         rmSync(root, { recursive: true, force: true });
+        live.delete(entry);
       }
     },
   };

@@ -5,7 +5,7 @@ import { ApiError } from '../protocol.js';
 
 const input = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('data'), data: z.string().max(1_000_000) }),
-  z.object({ kind: z.literal('paste'), text: z.string().max(10_000_000) }),
+  z.object({ kind: z.literal('paste'), text: z.string().max(1_000_000), part: z.enum(['first', 'more', 'last']).optional() }),
   z.object({
     kind: z.literal('mouse'),
     action: z.enum(['press', 'release', 'move', 'wheel-up', 'wheel-down']),

@@ -36,7 +36,7 @@ export function Chrome(p: ChromeProps) {
   return (
     <Box width={p.cols} height={p.rows} flexDirection="column">
       {p.view.window.panes.map((pane) => (
-        <PaneFrame key={pane.id} pane={pane} top={top} theme={p.theme} borders={p.borders} />
+        <PaneFrame key={pane.id} pane={pane} top={top} theme={p.theme} borders={p.borders} zoomed={p.view.window.zoomed} />
       ))}
       {/* Space this client has beyond the shared window size (a smaller client is attached), as tmux shows it. */}
       {fillRight > 0 && (

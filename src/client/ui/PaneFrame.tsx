@@ -14,7 +14,7 @@ function shortId(id: string): string {
 }
 
 
-export function PaneFrame({ pane, top, theme, borders }: { pane: PaneView; top: number; theme: Theme; borders: string }) {
+export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane: PaneView; top: number; theme: Theme; borders: string; zoomed?: boolean }) {
   const { rect } = pane;
   const borderRole = pane.focused ? 'pane.border.focused' : 'pane.border';
   const border = role(theme, borderRole);
@@ -28,7 +28,7 @@ export function PaneFrame({ pane, top, theme, borders }: { pane: PaneView; top: 
         : '';
   const inner = rect.w - 2;
   const badgeW = Math.min(width(badge), Math.max(0, inner - 6));
-  const label = pane.parent ? `${shortId(pane.parent)}→${shortId(pane.id)} ${pane.title}` : `${shortId(pane.id)} ${pane.title}`;
+  const label = `${pane.parent ? `${shortId(pane.parent)}→${shortId(pane.id)}` : shortId(pane.id)}${zoomed ? ' [Z]' : ''} ${pane.title}`;
   const title = fit(` ${label} `, Math.max(0, inner - badgeW - 1));
   const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
   return (
