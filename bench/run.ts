@@ -20,6 +20,7 @@ import { ansiFile } from './lib/data.js';
 import { cleanEnv, makeRoot, makeTmp, removeTmp, type BenchEnv, type Options } from './lib/env.js';
 import { table, type Row, type SectionResult } from './lib/report.js';
 import { log, MiB, round } from './lib/util.js';
+import { api } from './sections/api.js';
 import { echo } from './sections/echo.js';
 import { flood } from './sections/flood.js';
 import { idle } from './sections/idle.js';
@@ -37,6 +38,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['micro', micro],
   ['idle', idle],
   ['memory', memory],
+  ['api', api],
 ];
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo'], cpu: ['flood', 'idle'] };
 

@@ -31,12 +31,22 @@ export interface EventFilter {
   panes?: string[];
 }
 
+/** Agent definitions and running agents (implemented by src/server/agents.ts; results are the methods' schemas). */
+export interface AgentsApi {
+  list(p: { cwd?: string; paneId?: string }): unknown;
+  start(p: { name: string; cwd?: string; pane?: string; prompt?: string; direction?: 'left' | 'right' | 'up' | 'down'; focus?: boolean }): Promise<unknown>;
+  hook(p: { agentId: string; hookType: 'SubagentStart' | 'UserPromptSubmit' | 'SubagentStop' | 'PostSampling' | 'SessionStart'; payload?: Record<string, unknown>; paneId?: string }): Promise<unknown>;
+  prompt(p: { agentId?: string; paneId?: string; text: string }): Promise<unknown>;
+}
+
 export interface SessionApi {
   readonly version: string;
   readonly session: string;
   readonly startedAt: number;
   readonly socketPath: string;
   state(): State;
+  /** Live counts for `ping` (scripts and tests can see that a wait or a client is in place). */
+  stats(): { clients: number; subscribers: number; panes: number };
   /** Runs an action through the reducer; throws ApiError when the reducer refuses it. */
   dispatch(action: AnyAction, opts?: { client?: string }): ReduceResult;
   paneInfo(pane: string): PaneRuntimeInfo | undefined;
@@ -60,6 +70,8 @@ export interface SessionApi {
   /** A client's answer to an ask. */
   answer(clientId: string, id: string, answer: 'allow' | 'deny'): boolean;
   shutdown(reason: string): void;
+  /** Agents started from definitions (agent.* methods); absent in sessions without them. */
+  readonly agents?: AgentsApi;
 }
 
 export type ClientInput =

@@ -16,7 +16,7 @@ import { mouseModes, setTitle } from './terminal.js';
 import { areaTop, Chrome } from './ui/Chrome.js';
 import { sessionText, tabText } from './ui/StatusBar.js';
 import { width } from './ui/text-width.js';
-import type { LocalUi, Notice } from './ui-state.js';
+import type { LocalUi, Notice, PickerAgent } from './ui-state.js';
 
 export interface ClientConfig {
   ui: { mouse: boolean; status_position: string; pane_borders: string; notify: string; theme: string; copy_mode_keys?: string };
@@ -212,7 +212,7 @@ export class ClientApp {
     const lines = out.split('\n').slice(0, rows);
     while (lines.length < rows) lines.push('');
     this.painter.setChrome(lines);
-    this.painter.setCovered(this.local.overlay?.kind === 'help');
+    this.painter.setCovered(this.local.overlay?.kind === 'help' || this.local.overlay?.kind === 'agents');
   }
 
   /** Redraw chrome and paint (after a local UI change). */
@@ -325,6 +325,9 @@ export class ClientApp {
         if (p.ok) this.run(p.command);
         else this.notify({ level: 'error', text: p.error }, 5000);
       }
+    } else if (r.kind === 'launch-agent') {
+      this.local = { ...this.local, overlay: undefined };
+      this.launchAgent(r.name, r.overlay.target);
     } else {
       this.local = { ...this.local, overlay: undefined };
       if (r.overlay.purpose === 'close-pane') this.serverAction({ type: 'pane.close', ...(r.overlay.target ? { pane: r.overlay.target } : {}) });
@@ -458,6 +461,25 @@ export class ClientApp {
         this.api.request('client.action', { action: { type: 'pane.focus', pane: target } }).catch(() => this.run(cmd));
         return;
       }
+      case 'client.agent-picker': {
+        const target = focused?.id;
+        this.local = { ...this.local, overlay: { kind: 'agents', items: [], index: 0, loading: true, target } };
+        this.render();
+        this.api
+          .request<{ agents: PickerAgent[] }>('agent.list', target ? { pane_id: target } : {}, { timeoutMs: 5000 })
+          .then((r) => {
+            const o = this.local.overlay;
+            if (o?.kind !== 'agents') return;
+            const items = r.agents.map((a) => ({ name: a.name, description: a.description, command: a.command, source: a.source, startable: a.startable, ...(a.reason ? { reason: a.reason } : {}) }));
+            this.local = { ...this.local, overlay: { ...o, items, loading: false, index: Math.max(0, items.findIndex((a) => a.startable)) } };
+            this.render();
+          })
+          .catch((e: Error) => {
+            if (this.local.overlay?.kind === 'agents') this.local = { ...this.local, overlay: undefined };
+            this.notify({ level: 'error', text: `agents: ${e.message}` }, 5000);
+          });
+        return;
+      }
       case 'client.reload-config':
         this.api
           .request<{ diagnostics: unknown[] }>('config.reload')
@@ -467,6 +489,14 @@ export class ClientApp {
       default:
         this.notify({ level: 'info', text: `${cmd.text}: not available yet` }, 3000);
     }
+  }
+
+  /** Starts an agent definition in a new pane beside `target` (the pane focused when the picker opened). */
+  private launchAgent(name: string, target: string | undefined): void {
+    this.api
+      .request<{ agent_id: string; pane_id: string }>('agent.start', { name, ...(target ? { pane: target } : {}) }, { timeoutMs: 15_000 })
+      .then((r) => this.notify({ level: 'info', text: `started ${r.agent_id} in ${r.pane_id}` }, 4000))
+      .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 8000));
   }
 
   dispose(): void {

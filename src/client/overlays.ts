@@ -6,7 +6,8 @@ export type OverlayOutcome =
   | { kind: 'update'; overlay: Overlay | undefined }
   | { kind: 'submit-prompt'; overlay: Extract<Overlay, { kind: 'prompt' }> }
   | { kind: 'confirm'; overlay: Extract<Overlay, { kind: 'confirm' }> }
-  | { kind: 'answer'; overlay: Extract<Overlay, { kind: 'ask' }>; answer: 'allow' | 'deny' };
+  | { kind: 'answer'; overlay: Extract<Overlay, { kind: 'ask' }>; answer: 'allow' | 'deny' }
+  | { kind: 'launch-agent'; overlay: Extract<Overlay, { kind: 'agents' }>; name: string };
 
 /** Keys typed right as a question appears were meant for something else: they never answer it. */
 export const ASK_GRACE_MS = 300;
@@ -61,6 +62,36 @@ export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = 
       case 'Home':
       case 'g':
         return { kind: 'update', overlay: { ...o, scroll: 0 } };
+      default:
+        return { kind: 'update', overlay: o };
+    }
+  }
+  if (o.kind === 'agents') {
+    const last = Math.max(0, o.items.length - 1);
+    switch (key) {
+      case 'Escape':
+      case 'q':
+      case 'C-c':
+      case 'C-g':
+        return { kind: 'update', overlay: undefined };
+      case 'Up':
+      case 'k':
+      case 'C-p':
+        return { kind: 'update', overlay: { ...o, index: Math.max(0, o.index - 1), message: undefined } };
+      case 'Down':
+      case 'j':
+      case 'C-n':
+        return { kind: 'update', overlay: { ...o, index: Math.min(last, o.index + 1), message: undefined } };
+      case 'Home':
+        return { kind: 'update', overlay: { ...o, index: 0, message: undefined } };
+      case 'End':
+        return { kind: 'update', overlay: { ...o, index: last, message: undefined } };
+      case 'Enter': {
+        const a = o.items[o.index];
+        if (!a || o.loading) return { kind: 'update', overlay: o };
+        if (!a.startable) return { kind: 'update', overlay: { ...o, message: `${a.name} cannot start: ${a.reason ?? 'not trusted'}` } };
+        return { kind: 'launch-agent', overlay: o, name: a.name };
+      }
       default:
         return { kind: 'update', overlay: o };
     }

@@ -2,12 +2,24 @@
 export type PromptPurpose = 'rename-pane' | 'rename-window' | 'command';
 export type ConfirmPurpose = 'close-pane' | 'close-window';
 
+/** One row of the agent picker (from agent.list). */
+export interface PickerAgent {
+  name: string;
+  description: string;
+  command: string;
+  source: 'project' | 'user';
+  startable: boolean;
+  reason?: string;
+}
+
 export type Overlay =
   | { kind: 'help'; filter: string; scroll: number; filtering: boolean }
   | { kind: 'prompt'; label: string; text: string; purpose: PromptPurpose }
   | { kind: 'confirm'; label: string; purpose: ConfirmPurpose; target?: string }
   /** A question from the server (a governance prompt): y allows, n or Esc denies; keys in the first moments are ignored. */
-  | { kind: 'ask'; id: string; label: string; shownAt: number; deadline: number };
+  | { kind: 'ask'; id: string; label: string; shownAt: number; deadline: number }
+  /** `prefix a`: agent definitions to launch beside `target` (the focused pane). */
+  | { kind: 'agents'; items: PickerAgent[]; index: number; loading: boolean; message?: string; target?: string };
 
 export interface Notice {
   level: 'info' | 'warning' | 'error';

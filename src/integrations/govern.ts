@@ -41,9 +41,9 @@ export function toolCallOf(agent: AgentName, payload: unknown): { tool: string; 
   return { tool: lower, argv: target ? [target] : [], toolInput, rawName };
 }
 
-function answer(agent: AgentName, decision: 'allow' | 'deny' | 'ask', reason: string): HookAnswer {
+function answer(agent: AgentName, decision: 'allow' | 'deny' | 'ask', reason: string, extra?: string): HookAnswer {
   if (decision === 'allow') return { exitCode: 0 };
-  const why = `castellan: ${reason}`;
+  const why = [reason ? `castellan: ${reason}` : '', extra ?? ''].filter(Boolean).join('\n');
   switch (agent) {
     case 'claude':
     case 'codex':
@@ -62,6 +62,25 @@ export interface GovernHookInput {
   payload: unknown;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /** The server's socket (default: CASTELLAN_SOCKET); per-agent hooks are asked there. */
+  socket?: string;
+}
+
+/** The agent's SubagentStop hooks for this call; a server that cannot be asked denies (they may exist to forbid it). */
+async function agentToolCheck(o: GovernHookInput, call: ReturnType<typeof toolCallOf>): Promise<{ decision: 'allow' | 'deny'; reason?: string; contexts: string[] }> {
+  const { askAgentHook, AGENT_REPLY_MS } = await import('./agent-bridge.js');
+  const socket = o.socket ?? o.env.CASTELLAN_SOCKET ?? '';
+  try {
+    return await askAgentHook({
+      env: o.env,
+      socket,
+      hookType: 'SubagentStop',
+      payload: { tool: call.tool, tool_name: call.rawName, argv: call.argv.map(String), tool_input: call.toolInput },
+      timeoutMs: AGENT_REPLY_MS[o.agent],
+    });
+  } catch (e) {
+    return { decision: 'deny', reason: `the per-agent hooks of ${o.env.CASTELLAN_AGENT_ID} could not be checked (${(e as Error).message})`, contexts: [] };
+  }
 }
 
 /** Runs castellan's pipeline for an agent's tool event; undefined when the event is not a tool event. */
@@ -77,8 +96,17 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   if (kind === 'pre') {
     // Claude and Codex have their own permission dialog: a castellan "prompt" defers to it.
     const prompt = o.agent === 'claude' || o.agent === 'codex' ? 'defer' : 'ui';
+    // An agent castellan started also has its own SubagentStop hooks (asked of the server, alongside governance).
+    const own = o.env.CASTELLAN_AGENT_ID ? agentToolCheck(o, call) : undefined;
     const r = await governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt });
-    return answer(o.agent, r.decision, r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`);
+    const a = own ? await own : undefined;
+    const govWhy = r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`;
+    if (a?.decision === 'deny') {
+      // Either one denying denies; both reasons are kept (governance first, then the agent's own as a directive).
+      const ownWhy = a.contexts.join('\n') || `castellan: ${a.reason ?? 'denied by the agent\'s SubagentStop hooks'}`;
+      return answer(o.agent, 'deny', r.decision === 'deny' ? govWhy : '', ownWhy);
+    }
+    return answer(o.agent, r.decision, govWhy);
   }
   const resp = obj(p.tool_response ?? p.result);
   const success = !(resp.interrupted === true || resp.error || p.isError === true || p.is_error === true);

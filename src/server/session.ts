@@ -9,6 +9,7 @@ import { paneSizes } from '../core/select.js';
 import type { State } from '../core/types.js';
 import { defaultShell, paneEnv } from '../platform/env.js';
 import type { Paths } from '../platform/paths.js';
+import { AgentManager } from './agents.js';
 import { ClientLink } from './client-link.js';
 import { ConfigHolder } from './config-holder.js';
 import { copyStyles, type CopyOp } from './copy-controller.js';
@@ -38,6 +39,8 @@ function governanceNotice(e: { type: string; [k: string]: unknown }): { level: '
   if (e.type === 'governance_decision' && e.decision === 'deny') return { level: 'warning', message: `denied ${e.tool ?? ''} ${what}: ${e.reason ?? ''}` };
   if (e.type === 'hook_run' && e.outcome !== 'ok') return { level: 'error', message: `hook ${e.hook_id ?? e.command} ${e.outcome}: ${e.reason ?? ''}` };
   if (e.type === 'hook_inert') return { level: 'warning', message: `hook not run: ${e.reason ?? e.command}` };
+  // A failing per-agent hook never stops its agent, but the user should know it did nothing.
+  if (e.type === 'agent_hook_run' && e.outcome !== 'ok' && e.outcome !== 'deny') return { level: 'warning', message: `${e.agent_id} ${e.hook_type} hook ${e.outcome}, ignored: ${e.reason ?? ''}` };
   return undefined;
 }
 
@@ -65,6 +68,8 @@ export class ServerSession implements SessionApi {
   private stopping = false;
   /** Extra listeners inside the server (detection loop, hooks engine). */
   readonly internalListeners = new Set<(e: StampedEvent) => void>();
+  /** Agent definitions started in panes, and their per-agent hooks (the AgentHookRegistry lives here). */
+  readonly agents: AgentManager;
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
@@ -90,6 +95,21 @@ export class ServerSession implements SessionApi {
       },
       copied: (client, pane, text) => this.copied(client, pane, text),
     });
+    this.agents = new AgentManager({
+      paths: o.paths,
+      cwd: o.cwd,
+      env: o.env,
+      state: () => this.st,
+      dispatch: (a) => this.dispatch(a),
+      writePane: (pane, data, opts) => this.writePane(pane, data, opts),
+      paneCwd: (pane) => this.paneInfo(pane)?.cwd,
+      emit: (e) => this.emit(e),
+      listen: (fn) => {
+        this.internalListeners.add(fn);
+        return () => this.internalListeners.delete(fn);
+      },
+      log: o.log,
+    });
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
     this.dispatch({
       type: 'server.init',
@@ -106,6 +126,10 @@ export class ServerSession implements SessionApi {
 
   state(): State {
     return this.st;
+  }
+
+  stats(): { clients: number; subscribers: number; panes: number } {
+    return { clients: this.links.size, subscribers: this.subscribers.size, panes: this.runtimes.size };
   }
 
   pane(id: string): PaneRuntime | undefined {
@@ -151,7 +175,7 @@ export class ServerSession implements SessionApi {
       id,
       command,
       cwd,
-      env: paneEnv({ base: this.o.env, socket: this.socketPath, paneId: id, session: this.session, extra: env }),
+      env: paneEnv({ base: this.paneBase, socket: this.socketPath, paneId: id, session: this.session, extra: env }),
       cols: size.cols,
       rows: size.rows,
       scrollback: this.config.value.ui.scrollback,
@@ -165,6 +189,12 @@ export class ServerSession implements SessionApi {
       onError: (err) => this.o.log(`pane ${id}: listener error: ${(err as Error)?.stack ?? err}`),
     });
     this.runtimes.set(id, rt);
+  }
+
+  /** The server's environment for panes, minus an agent identity it may have inherited: only agent.start gives panes one. */
+  private get paneBase(): NodeJS.ProcessEnv {
+    const { CASTELLAN_AGENT_ID: _id, CASTELLAN_AGENT_TYPE: _type, ...rest } = this.o.env;
+    return rest;
   }
 
   /** Runs an internal action; a refusal is logged, never thrown into an event callback. */
@@ -404,6 +434,7 @@ export class ServerSession implements SessionApi {
       l.dispose();
     }
     this.links.clear();
+    this.agents.dispose();
     for (const rt of this.runtimes.values()) rt.dispose();
     this.runtimes.clear();
     this.detection.dispose();

@@ -15,6 +15,7 @@ export interface PaneInfo {
   focused: boolean;
   active: boolean;
   exited?: { code: number | null; signal?: number | null };
+  agent: { name?: string; state: string; source?: string; message?: string; since: number; hook_locked: boolean; waiting: boolean };
 }
 
 export async function listPanes(env: TempEnv, windowId?: string): Promise<PaneInfo[]> {

@@ -1,5 +1,9 @@
 // The table of socket methods: one module each; the dispatcher, the CLI and `api schema` read it.
 import type { MethodDef } from '../define-method.js';
+import agentHook from './agent-hook.js';
+import agentList from './agent-list.js';
+import agentPrompt from './agent-prompt.js';
+import agentStart from './agent-start.js';
 import clientAction from './client-action.js';
 import clientAnswer from './client-answer.js';
 import clientAttach from './client-attach.js';
@@ -59,6 +63,10 @@ export const METHODS: MethodDef[] = [
   eventsWait,
   eventsEmit,
   uiAsk,
+  agentList,
+  agentStart,
+  agentPrompt,
+  agentHook,
   configReload,
   themeSet,
   clientAttach,

@@ -5,9 +5,20 @@ import { PROTOCOL_VERSION } from '../protocol.js';
 
 export default defineMethod({
   name: 'ping',
-  description: 'Check the server is alive; returns its version, protocol, session name, pid and uptime.',
+  description: 'Check the server is alive; returns its version, protocol, session name, pid, uptime, and how many clients, event subscribers (waits included) and panes it has.',
   params: z.object({}).strict().optional(),
-  result: z.object({ pong: z.literal(true), version: z.string(), protocol: z.number(), session: z.string(), pid: z.number(), uptime_ms: z.number(), socket: z.string() }),
+  result: z.object({
+    pong: z.literal(true),
+    version: z.string(),
+    protocol: z.number(),
+    session: z.string(),
+    pid: z.number(),
+    uptime_ms: z.number(),
+    socket: z.string(),
+    clients: z.number(),
+    subscribers: z.number(),
+    panes: z.number(),
+  }),
   handler: ({ session }) => ({
     pong: true as const,
     version: session.version,
@@ -16,5 +27,6 @@ export default defineMethod({
     pid: process.pid,
     uptime_ms: Date.now() - session.startedAt,
     socket: session.socketPath,
+    ...session.stats(),
   }),
 });

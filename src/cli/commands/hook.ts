@@ -29,6 +29,8 @@ export default defineCommand({
     'Outside a castellan pane (CASTELLAN_ENV unset) it does nothing. Inside one it sends pane.report_agent for',
     'CASTELLAN_PANE_ID with source "hook" and a monotonic seq. It prints nothing and exits 0 even when the server is',
     'down (connect timeout 300 ms); failures go to hook-bridge.log in the state dir (every event with CASTELLAN_HOOK_DEBUG=1).',
+    'In a pane started by `castellan agent start` (CASTELLAN_AGENT_ID) it also answers for that agent\'s own hooks',
+    '(SessionStart context, prompt checks, tool denials; docs/agents.md).',
     'Install it into an agent with `castellan integrations install AGENT`; see docs/integrations.md for the event tables.',
   ].join('\n'),
   positionals: true,
@@ -42,8 +44,14 @@ export default defineCommand({
     const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ });
     // Tool events also go through castellan's governance; the answer is the only thing this command ever prints.
     const { governToolHook, toolEventKind } = await import('../../integrations/govern.js');
-    const governed = isAgentName(agent) && toolEventKind(agent, event) ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd }), ctx.paths.stateDir, toolEventKind(agent, event) === 'pre') : undefined;
+    const governed = isAgentName(agent) && toolEventKind(agent, event) ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket }), ctx.paths.stateDir, toolEventKind(agent, event) === 'pre') : undefined;
+    // A pane started by `castellan agent start` carries its agent id: that agent's own hooks answer its other events.
+    const own =
+      !governed && isAgentName(agent) && ctx.env.CASTELLAN_AGENT_ID
+        ? await (await import('../../integrations/agent-bridge.js')).agentEventAnswer({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, log: (l) => bridgeLog(ctx.paths.stateDir, l) })
+        : undefined;
     await report;
+    if (own?.stdout) process.stdout.write(own.stdout + '\n');
     if (governed?.stdout) process.stdout.write(governed.stdout + '\n');
     if (governed?.stderr) process.stderr.write(governed.stderr + '\n');
     return governed?.exitCode ?? EXIT.ok;

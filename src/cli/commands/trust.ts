@@ -1,5 +1,6 @@
 // `castellan trust`: allow (by content hash) the hooks of this project's castellan.toml / .castellan/local.toml; --list, --revoke.
 import { existsSync, readFileSync } from 'node:fs';
+import { agentDirs, agentFiles, parseAgentFile } from '../../config/agents.js';
 import { findProjectRoot, layerPaths, parseConfigText } from '../../config/load.js';
 import { canonicalPath, readTrust, revokeTrust, sha256, trustFile } from '../../hooks/trust.js';
 import { table } from '../cli-util.js';
@@ -8,10 +9,23 @@ import { defineCommand, EXIT, type CliContext } from '../define-command.js';
 function projectFiles(ctx: CliContext): string[] {
   const root = findProjectRoot(ctx.cwd, { home: ctx.paths.home });
   const p = layerPaths(root, ctx.paths.home);
-  return [p.project, p.local].filter((f) => existsSync(f));
+  // The project's agent definitions too: each is trusted by its own content hash, like the config files.
+  return [...[p.project, p.local].filter((f) => existsSync(f)), ...agentFiles(agentDirs(ctx.cwd, ctx.paths.home).project)];
 }
 
 function hookLines(file: string): string[] {
+  const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  if (file.endsWith('.md')) {
+    try {
+      const { agent } = parseAgentFile(readFileSync(file, 'utf8'), file, 'project');
+      if (!agent) return [];
+      const lines = [`    agent ${agent.name}: runs ${agent.command}`];
+      for (const [type, entries] of Object.entries(agent.hooks)) for (const e of entries ?? []) lines.push(`    ${type}${e.pattern ? ` [${e.pattern}]` : ''}: ${e.type === 'command' ? e.command : e.type === 'deny' ? `deny${e.reason ? ` (${e.reason})` : ''}` : 'prompt text'}`);
+      return lines.map(clean);
+    } catch {
+      return [];
+    }
+  }
   try {
     const { value } = parseConfigText(readFileSync(file, 'utf8'), file);
     return (value.hooks?.hooks ?? []).map((h) => `    ${h.event}${h.matcher ? ` [${h.matcher}]` : ''}: ${h.command}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
@@ -43,10 +57,11 @@ function list(ctx: CliContext, json: boolean): number {
 export default defineCommand({
   name: 'trust',
   usage: 'castellan trust [FILE...] | castellan trust --list | castellan trust --revoke [FILE...]',
-  summary: 'Let the hooks of a repository config file run: records its sha256; a changed file needs trusting again.',
+  summary: 'Let the hooks of a repository config file run (and its agent definitions start): records its sha256; a changed file needs trusting again.',
   details: [
     'Hooks from castellan.toml and .castellan/local.toml (they live in the repository, which you may just have cloned)',
-    'stay inert until you trust the file. Without FILE: those two files of the project found from here. The trust store',
+    'stay inert until you trust the file. Without FILE: those two files and .castellan/agents/*.md (agent definitions, which',
+    'cannot start until trusted) of the project found from here. The trust store',
     'is a 0600 file in your state directory. `castellan config check` says which hooks are inert and why.',
   ].join('\n'),
   options: { list: { type: 'boolean' }, revoke: { type: 'boolean' }, json: { type: 'boolean' } },
@@ -55,7 +70,7 @@ export default defineCommand({
     if (values.list) return list(ctx, !!values.json);
     const files = positionals.length ? positionals.map((f) => canonicalPath(`${f.startsWith('/') ? '' : `${ctx.cwd}/`}${f}`)) : projectFiles(ctx);
     if (!files.length) {
-      ctx.err('castellan trust: no castellan.toml or .castellan/local.toml found from here (give a FILE)');
+      ctx.err('castellan trust: no castellan.toml, .castellan/local.toml or .castellan/agents/*.md found from here (give a FILE)');
       return EXIT.error;
     }
     const results: Array<Record<string, unknown>> = [];
@@ -72,7 +87,8 @@ export default defineCommand({
         results.push({ path: r.path, sha256: r.sha256, trusted: true });
         if (!values.json) {
           const hooks = hookLines(r.path);
-          ctx.out(`trusted ${r.path} (sha256 ${r.sha256.slice(0, 12)})${hooks.length ? `; its hooks may now run:\n${hooks.join('\n')}` : ''}`);
+          const what = r.path.endsWith('.md') ? 'this agent may now start' : 'its hooks may now run';
+          ctx.out(`trusted ${r.path} (sha256 ${r.sha256.slice(0, 12)})${hooks.length ? `; ${what}:\n${hooks.join('\n')}` : ''}`);
         }
       } catch (e) {
         failed = true;

@@ -5,6 +5,7 @@ import type { Theme } from '../../config/themes.js';
 import type { Binding } from '../../input/keymap.js';
 import type { ViewModel } from '../../core/view.js';
 import type { LocalUi } from '../ui-state.js';
+import { AgentPicker } from './AgentPicker.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { PaneFrame } from './PaneFrame.js';
 import { StatusBar } from './StatusBar.js';
@@ -33,6 +34,7 @@ export function Chrome(p: ChromeProps) {
   const fillBottom = Math.max(0, p.rows - 1 - area.rows);
   const dim = role(p.theme, 'pane.border');
   const help = p.local.overlay?.kind === 'help' ? p.local.overlay : undefined;
+  const picker = p.local.overlay?.kind === 'agents' ? p.local.overlay : undefined;
   return (
     <Box width={p.cols} height={p.rows} flexDirection="column">
       {p.view.window.panes.map((pane) => (
@@ -55,6 +57,9 @@ export function Chrome(p: ChromeProps) {
       )}
       {help && (
         <HelpOverlay bindings={p.bindings} prefix={p.prefixKey} filter={help.filter} filtering={help.filtering} scroll={help.scroll} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />
+      )}
+      {picker && (
+        <AgentPicker items={picker.items} index={picker.index} loading={picker.loading} message={picker.message} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />
       )}
       <Box position="absolute" marginLeft={0} marginTop={barRow} width={p.cols} height={1}>
         <StatusBar view={p.view} local={p.local} theme={p.theme} cols={p.cols} prefixKey={p.prefixKey} />

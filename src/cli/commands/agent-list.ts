@@ -1,0 +1,70 @@
+// `castellan agent list`: the agent definitions visible from here (project and user), whether each may start, and problems found.
+import { formatDiagnostic } from '../../config/load.js';
+import { loadAgents } from '../../config/agents.js';
+import { readTrust } from '../../hooks/trust.js';
+import { table } from '../cli-util.js';
+import { defineCommand, EXIT } from '../define-command.js';
+
+const STATUS = { trusted: 'ok', user: 'ok', untrusted: 'UNTRUSTED', changed: 'CHANGED' } as const;
+
+export default defineCommand({
+  name: 'agent list',
+  usage: 'castellan agent list [--json]',
+  summary: 'List agent definitions: .castellan/agents/*.md (project, needs `castellan trust`) and ~/.castellan/agents/*.md (user).',
+  details: [
+    'Each definition is a Markdown file whose YAML frontmatter names it (name, description, command, hooks) and whose body is',
+    'the agent\'s instructions. Project definitions are listed even when not trusted, with the reason they cannot start.',
+    'Problems (bad YAML, a missing command, an invalid hooks block) are printed with file and field; see docs/agents.md.',
+  ].join('\n'),
+  options: { json: { type: 'boolean' } },
+  run: async (ctx, { values }) => {
+    const { data, problem } = readTrust(ctx.paths.trustFile);
+    const { agents, diagnostics } = loadAgents({ cwd: ctx.cwd, home: ctx.paths.home, trust: data });
+    if (values.json) {
+      ctx.out(
+        JSON.stringify(
+          {
+            agents: agents.map((a) => ({
+              name: a.name,
+              description: a.description,
+              command: a.command,
+              kind: a.kind,
+              source: a.source,
+              file: a.file,
+              trust: a.trust,
+              startable: a.startable,
+              ...(a.reason ? { reason: a.reason } : {}),
+              hooks: Object.fromEntries(Object.entries(a.hooks).map(([k, v]) => [k, v?.length ?? 0])),
+              hooks_valid: a.hooksValid,
+            })),
+            diagnostics,
+            ...(problem ? { trust_problem: problem } : {}),
+          },
+          null,
+          2,
+        ),
+      );
+      return EXIT.ok;
+    }
+    if (problem) ctx.err(`castellan agent list: ${problem}`);
+    if (!agents.length) ctx.out('no agent definitions (put Markdown files in .castellan/agents/ or ~/.castellan/agents/)');
+    else {
+      const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+      ctx.out(
+        table([
+          ['NAME', 'SOURCE', 'STATUS', 'HOOKS', 'DESCRIPTION'],
+          ...agents.map((a) => [
+            a.name,
+            a.source,
+            STATUS[a.trust],
+            a.hooksValid ? Object.entries(a.hooks).map(([k, v]) => `${k}:${v?.length ?? 0}`).join(',') || '-' : 'INVALID',
+            clean(a.description).slice(0, 80),
+          ]),
+        ]),
+      );
+      for (const a of agents) if (a.reason) ctx.err(`${a.name}: ${a.reason}`);
+    }
+    for (const d of diagnostics) ctx.err(formatDiagnostic(d));
+    return EXIT.ok;
+  },
+});

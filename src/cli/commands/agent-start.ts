@@ -1,0 +1,45 @@
+// `castellan agent start NAME`: launch an agent definition in a new pane of the running server; prints its agent id and pane.
+import { paneArg } from '../cli-util.js';
+import { defineCommand, EXIT, UsageError } from '../define-command.js';
+
+const DIRS = ['right', 'down', 'left', 'up'];
+
+export default defineCommand({
+  name: 'agent start',
+  usage: 'castellan agent start NAME [--pane new|ID] [--prompt TEXT] [--direction right|down|left|up] [--no-focus] [--json]',
+  summary: 'Start an agent definition in a new pane; its hooks apply to that agent only, for its life.',
+  details: [
+    'The pane opens beside --pane ID (default, or "new": the pane this runs in, else the active pane). It runs the',
+    'definition\'s command with CASTELLAN_AGENT_ID (a new id like my-agent-3f2a) and CASTELLAN_AGENT_TYPE. The definition\'s',
+    'instructions and what its SubagentStart hooks print reach the agent as its first message (Claude: through its',
+    'SessionStart hook; other agents: typed once the pane\'s badge is idle); --prompt TEXT follows them. A project definition',
+    'must be trusted (`castellan trust`). Prints "AGENT_ID PANE_ID" (or JSON with --json).',
+  ].join('\n'),
+  options: { pane: { type: 'string' }, prompt: { type: 'string' }, direction: { type: 'string', short: 'd' }, 'no-focus': { type: 'boolean' }, json: { type: 'boolean' } },
+  positionals: true,
+  run: async (ctx, { values, positionals }) => {
+    if (positionals.length !== 1) throw new UsageError('give exactly one agent NAME (castellan agent list shows them)');
+    const direction = values.direction !== undefined ? String(values.direction) : undefined;
+    if (direction !== undefined && !DIRS.includes(direction)) throw new UsageError(`--direction must be one of ${DIRS.join(', ')}`);
+    const pane = values.pane === undefined || values.pane === 'new' ? ctx.env.CASTELLAN_PANE_ID || undefined : paneArg(ctx, values.pane);
+    const api = await ctx.connect();
+    try {
+      const r = await api.request<{ agent_id: string; pane_id: string; agent_type: string; kind: string; delivery: string }>(
+        'agent.start',
+        {
+          name: positionals[0],
+          ...(pane && /^w\d+:p\d+$/.test(pane) ? { pane } : {}),
+          ...(values.prompt !== undefined ? { prompt: String(values.prompt) } : {}),
+          ...(direction ? { direction } : {}),
+          cwd: ctx.cwd,
+          focus: !values['no-focus'],
+        },
+        { timeoutMs: 15_000 },
+      );
+      ctx.out(values.json ? JSON.stringify(r) : `${r.agent_id} ${r.pane_id}`);
+      return EXIT.ok;
+    } finally {
+      api.close();
+    }
+  },
+});

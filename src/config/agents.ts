@@ -1,0 +1,258 @@
+// Agent definitions: Markdown files with YAML frontmatter (project .castellan/agents, user ~/.castellan/agents), validated with diagnostics.
+import { createHash } from 'node:crypto';
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { basename, join, resolve } from 'node:path';
+import { parseDocument } from 'yaml';
+import { z } from 'zod';
+import { trustStatus, type TrustData } from '../hooks/trust.js';
+import { findProjectRoot, formatPath, type Diagnostic } from './load.js';
+
+export const AGENT_HOOK_TYPES = ['SubagentStart', 'UserPromptSubmit', 'SubagentStop', 'PostSampling'] as const;
+export type AgentHookType = (typeof AGENT_HOOK_TYPES)[number];
+/** Agents castellan knows how to talk to (how the first message is delivered, which bridge answers). */
+export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'pi', 'other'] as const;
+export type AgentKind = (typeof AGENT_KINDS)[number];
+
+const MAX_FILE = 1024 * 1024;
+const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
+
+/** A pattern matches a whole name (tool) or anywhere in a prompt, case-insensitively; `*` or empty = everything. */
+export function compilePattern(pattern: string | undefined, whole: boolean): RegExp | undefined {
+  const p = (pattern ?? '').trim();
+  if (p === '' || p === '*') return undefined;
+  return new RegExp(whole ? `^(?:${p})$` : p, 'i');
+}
+
+const entrySchema = z
+  .object({
+    type: z.enum(['command', 'deny', 'prompt']),
+    command: z.string().trim().min(1).max(8000).optional(),
+    pattern: z.string().max(1000).optional(),
+    reason: z.string().max(2000).optional(),
+    /** The text of a `prompt` entry. */
+    prompt: z.string().max(64 * 1024).optional(),
+    timeout_ms: z.number().int().min(100).max(600_000).optional(),
+    strength: z.enum(['weak', 'strong']).optional(),
+  })
+  .strict()
+  .superRefine((e, ctx) => {
+    if (e.type === 'command' && !e.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a "command" entry needs a command' });
+    if (e.type === 'prompt' && !e.prompt?.trim()) ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'a "prompt" entry needs its text in "prompt"' });
+    try {
+      compilePattern(e.pattern, false);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression: ${(err as Error).message}` });
+    }
+  });
+export type AgentHookEntry = z.infer<typeof entrySchema>;
+
+const hooksSchema = z
+  .object(Object.fromEntries(AGENT_HOOK_TYPES.map((t) => [t, z.array(entrySchema).max(50).optional()])) as Record<AgentHookType, z.ZodOptional<z.ZodArray<typeof entrySchema>>>)
+  .strict()
+  .superRefine((h, ctx) => {
+    for (const t of ['SubagentStart', 'PostSampling'] as const) {
+      (h[t] ?? []).forEach((e, i) => {
+        if (e.type === 'deny') ctx.addIssue({ code: 'custom', path: [t, i, 'type'], message: `"deny" entries apply to SubagentStop (tools) and UserPromptSubmit (prompts), not ${t}` });
+      });
+    }
+  });
+export type AgentHooks = Partial<Record<AgentHookType, AgentHookEntry[]>>;
+
+const frontSchema = z.looseObject({
+  name: z.string().regex(NAME, 'use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
+  description: z.string().max(1000).optional(),
+  command: z.string().trim().min(1, 'the command to run in the pane is required').max(8000),
+  agent: z.enum(AGENT_KINDS).optional(),
+  hooks: z.unknown().optional(),
+});
+
+export interface AgentDefinition {
+  name: string;
+  description: string;
+  /** What runs in the pane (`/bin/sh -c COMMAND`). */
+  command: string;
+  /** Which agent it is (frontmatter `agent`, else guessed from the command's words). */
+  kind: AgentKind;
+  /** The Markdown body: the agent's instructions. */
+  body: string;
+  file: string;
+  source: 'project' | 'user';
+  sha256: string;
+  hooks: AgentHooks;
+  /** false: the hooks block was invalid and is skipped (see the diagnostics). */
+  hooksValid: boolean;
+}
+
+export interface ListedAgent extends AgentDefinition {
+  /** `user` files need no trust. */
+  trust: 'trusted' | 'untrusted' | 'changed' | 'user';
+  startable: boolean;
+  /** Why it cannot be started. */
+  reason?: string;
+}
+
+/** The agent a command line starts: the first word whose basename is a known agent (`run-agent.sh ... claude` too). */
+export function guessKind(command: string): AgentKind {
+  for (const w of command.split(/\s+/)) {
+    const b = basename(w.replace(/^['"]|['"]$/g, ''));
+    if (b === 'claude' || b === 'codex' || b === 'gemini' || b === 'pi') return b;
+  }
+  return 'other';
+}
+
+function splitFrontmatter(text: string): { yaml: string; body: string; yamlLine: number } | undefined {
+  const t = text.replace(/^\uFEFF/, '');
+  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(t) ?? /^---[ \t]*\r?\n()---[ \t]*(?:\r?\n|$)/.exec(t);
+  if (!m) return undefined;
+  return { yaml: m[1], body: t.slice(m[0].length), yamlLine: 2 };
+}
+
+function lineOf(text: string, offset: number | undefined, first: number): number | undefined {
+  if (offset === undefined) return undefined;
+  let n = first;
+  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') n++;
+  return n;
+}
+
+/** Parses one definition file. Never throws: problems are diagnostics; an invalid hooks block is dropped, the agent kept. */
+export function parseAgentFile(text: string, file: string, source: 'project' | 'user', sha256 = createHash('sha256').update(text).digest('hex')): { agent?: AgentDefinition; diagnostics: Diagnostic[] } {
+  const diagnostics: Diagnostic[] = [];
+  const err = (message: string, extra: Partial<Diagnostic> = {}) => diagnostics.push({ severity: 'error', file, message, ...extra });
+  const fm = splitFrontmatter(text);
+  if (!fm) {
+    err('no YAML frontmatter: the file must start with a "---" line, the fields, and a closing "---" line');
+    return { diagnostics };
+  }
+  const doc = parseDocument(fm.yaml, { prettyErrors: false, uniqueKeys: true });
+  if (doc.errors.length) {
+    const e = doc.errors[0];
+    err(`frontmatter is not valid YAML: ${e.message.split('\n')[0]}`, { line: lineOf(fm.yaml, e.pos?.[0], fm.yamlLine) });
+    return { diagnostics };
+  }
+  const raw: unknown = doc.toJS();
+  // The line of the field, or of the nearest enclosing one that exists (a missing field is reported where it belongs).
+  const where = (path: ReadonlyArray<PropertyKey>) => {
+    const keys = path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+    for (let n = keys.length; n > 0; n--) {
+      const node = doc.getIn(keys.slice(0, n), true) as { range?: [number, number, number] } | undefined;
+      if (node?.range) return lineOf(fm.yaml, node.range[0], fm.yamlLine);
+    }
+    return undefined;
+  };
+  const front = frontSchema.safeParse(raw ?? {});
+  if (!front.success) {
+    for (const i of front.error.issues) {
+      const path = i.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+      err(i.message, { path: formatPath(path) || undefined, line: where(path) });
+    }
+    return { diagnostics };
+  }
+  let hooks: AgentHooks = {};
+  let hooksValid = true;
+  if (front.data.hooks !== undefined && front.data.hooks !== null) {
+    const h = hooksSchema.safeParse(front.data.hooks);
+    if (h.success) hooks = h.data as AgentHooks;
+    else {
+      hooksValid = false;
+      // One diagnostic for the block: the first problem, where it is, and what happens now.
+      const first = h.error.issues[0];
+      const at = first.path.map((p) => (typeof p === 'symbol' ? String(p) : p));
+      const unknown = first.code === 'unrecognized_keys' ? first.keys[0] : undefined;
+      const path = ['hooks', ...at, ...(unknown !== undefined ? [unknown] : [])];
+      const what =
+        unknown === undefined ? first.message : at.length === 0 ? `unknown hook type (use ${AGENT_HOOK_TYPES.join(', ')})` : 'unknown field (use type, command, pattern, reason, prompt, timeout_ms, strength)';
+      const more = h.error.issues.length > 1 ? ` (+${h.error.issues.length - 1} more)` : '';
+      err(`${what}${more}; this agent's hooks are skipped, the agent still starts`, {
+        path: formatPath(path),
+        line: where(path),
+      });
+    }
+  }
+  const agent: AgentDefinition = {
+    name: front.data.name,
+    description: (front.data.description ?? '').trim(),
+    command: front.data.command,
+    kind: front.data.agent ?? guessKind(front.data.command),
+    body: fm.body.trim(),
+    file,
+    source,
+    sha256,
+    hooks,
+    hooksValid,
+  };
+  return { agent, diagnostics };
+}
+
+/** Where definitions live for a working directory. The project dir is left out when it is the user's own (cwd under HOME with no project). */
+export function agentDirs(cwd: string, home: string): { project?: string; user: string } {
+  const user = resolve(home, '.castellan', 'agents');
+  const project = resolve(findProjectRoot(cwd, { home }), '.castellan', 'agents');
+  return project === user ? { user } : { project, user };
+}
+
+/** The `*.md` files of a definitions directory, sorted; a missing directory has none. */
+export function agentFiles(dir: string | undefined): string[] {
+  if (!dir) return [];
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith('.md'))
+      .sort()
+      .map((n) => join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+function readDefinition(file: string, source: 'project' | 'user'): { agent?: AgentDefinition; diagnostics: Diagnostic[] } {
+  try {
+    if (statSync(file).size > MAX_FILE) return { diagnostics: [{ severity: 'error', file, message: `larger than ${MAX_FILE} bytes; skipped` }] };
+    // Hashed as bytes, exactly as `castellan trust` records it.
+    const buf = readFileSync(file);
+    return parseAgentFile(buf.toString('utf8'), file, source, createHash('sha256').update(buf).digest('hex'));
+  } catch (e) {
+    return { diagnostics: [{ severity: 'error', file, message: `cannot read: ${(e as Error).message}` }] };
+  }
+}
+
+/**
+ * Every definition visible from `cwd`: project ones first (they win a name clash), then the user's. Project files
+ * are startable only while trusted with their current content (`castellan trust`); they are listed either way.
+ */
+export function loadAgents(o: { cwd: string; home: string; trust: TrustData }): { agents: ListedAgent[]; diagnostics: Diagnostic[] } {
+  const dirs = agentDirs(o.cwd, o.home);
+  const diagnostics: Diagnostic[] = [];
+  const agents: ListedAgent[] = [];
+  const byName = new Map<string, ListedAgent>();
+  const add = (file: string, source: 'project' | 'user') => {
+    const r = readDefinition(file, source);
+    diagnostics.push(...r.diagnostics);
+    if (!r.agent) return;
+    const prev = byName.get(r.agent.name);
+    if (prev) {
+      diagnostics.push({ severity: 'warning', file, path: 'name', message: `agent "${r.agent.name}" is already defined in ${prev.file}; this one is ignored` });
+      return;
+    }
+    let listed: ListedAgent;
+    if (source === 'user') listed = { ...r.agent, trust: 'user', startable: true };
+    else {
+      const t = trustStatus(o.trust, file, r.agent.sha256);
+      listed =
+        t === 'trusted'
+          ? { ...r.agent, trust: t, startable: true }
+          : {
+              ...r.agent,
+              trust: t,
+              startable: false,
+              reason:
+                t === 'untrusted'
+                  ? `${file} is not trusted; run \`castellan trust\` in the project to allow this agent to start`
+                  : `${file} changed since it was trusted; run \`castellan trust\` again to allow this agent to start`,
+            };
+    }
+    byName.set(listed.name, listed);
+    agents.push(listed);
+  };
+  for (const f of agentFiles(dirs.project)) add(f, 'project');
+  for (const f of agentFiles(dirs.user)) add(f, 'user');
+  return { agents, diagnostics };
+}
