@@ -34,9 +34,18 @@ export interface EventFilter {
 /** Agent definitions and running agents (implemented by src/server/agents.ts; results are the methods' schemas). */
 export interface AgentsApi {
   list(p: { cwd?: string; paneId?: string }): unknown;
-  start(p: { name: string; cwd?: string; pane?: string; prompt?: string; direction?: 'left' | 'right' | 'up' | 'down'; focus?: boolean }): Promise<unknown>;
+  start(p: { name: string; cwd?: string; pane?: string; prompt?: string; direction?: 'left' | 'right' | 'up' | 'down'; focus?: boolean; parent?: string }): Promise<unknown>;
   hook(p: { agentId: string; hookType: 'SubagentStart' | 'UserPromptSubmit' | 'SubagentStop' | 'PostSampling' | 'SessionStart'; payload?: Record<string, unknown>; paneId?: string }): Promise<unknown>;
   prompt(p: { agentId?: string; paneId?: string; text: string }): Promise<unknown>;
+}
+
+/** Recursive episodes (implemented by src/server/episodes.ts). */
+export interface EpisodesApi {
+  start(p: { paneId: string; goalId: string; rlm?: boolean }): Record<string, unknown>;
+  end(paneId: string): Promise<Record<string, unknown>>;
+  tree(paneId: string): unknown;
+  /** A sub-harness split of `action.pane`: SessionStart hooks first, then the pane. */
+  split(action: Extract<AnyAction, { type: 'pane.split' }>, o?: { plugin?: string }): Promise<ReduceResult>;
 }
 
 export interface SessionApi {
@@ -72,6 +81,8 @@ export interface SessionApi {
   shutdown(reason: string): void;
   /** Agents started from definitions (agent.* methods); absent in sessions without them. */
   readonly agents?: AgentsApi;
+  /** Recursive episodes and sub-harness panes (episode.* methods, pane.split with sub_harness). */
+  readonly episodes?: EpisodesApi;
 }
 
 export type ClientInput =

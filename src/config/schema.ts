@@ -69,7 +69,8 @@ export const CONFIG_SHAPE = {
   }),
   // Per-agent tables are validated by the agents module; this layer only insists they are tables.
   agents: z.record(z.string(), z.record(z.string(), z.unknown(), { error: 'expected a table' })),
-  limits: z.object({ max_depth: int(0, 64), max_children: int(0, 1024) }),
+  // Delegation trees (recursive episodes): how deep, how wide, and whether children outlive their parent.
+  limits: z.object({ max_depth: int(0, 64), max_children: int(0, 1024), keep_children: bool() }),
 };
 export const ConfigSchema = z.object(CONFIG_SHAPE);
 export type Config = z.infer<typeof ConfigSchema>;
@@ -98,7 +99,7 @@ export const DEFAULT_CONFIG: Config = {
     permissions: { default: 'allow' },
   },
   agents: {},
-  limits: { max_depth: 3, max_children: 8 },
+  limits: { max_depth: 3, max_children: 8, keep_children: false },
 };
 
 /** A problem found while validating, located by its path in the parsed document (numbers index arrays). */

@@ -1,12 +1,13 @@
 // The one action vocabulary: keys, CLI commands and socket methods all become these, checked by zod.
 import { z } from 'zod';
-import { AGENT_SOURCES, AGENT_STATES } from './types.js';
+import { AGENT_SOURCES, AGENT_STATES, type EpisodeLimits } from './types.js';
 
 export const paneIdSchema = z.string().regex(/^w\d+:p\d+$/, 'pane id must look like w1:p1');
 export const windowIdSchema = z.string().regex(/^w\d+$/, 'window id must look like w1');
 export const directionSchema = z.enum(['left', 'right', 'up', 'down']);
 export const agentStateSchema = z.enum(AGENT_STATES);
 export const agentSourceSchema = z.enum(AGENT_SOURCES);
+export const goalIdSchema = z.string().regex(/^[A-Za-z0-9_.:-]{1,128}$/, 'goal id must be 1-128 letters, digits, "_", ".", ":" or "-"');
 
 const argv = z.array(z.string()).min(1);
 
@@ -27,6 +28,8 @@ export const actionSchema = z.discriminatedUnion('type', [
     /** Keep focus on the original pane. */
     detached: z.boolean().optional(),
     parent: paneIdSchema.optional(),
+    /** Open a sub-harness pane of the target (which must be in a recursive episode): grouped with it, inheriting its goal. */
+    subHarness: z.boolean().optional(),
   }),
   z.object({ type: z.literal('pane.close'), ...paneTarget }),
   z.object({
@@ -71,6 +74,10 @@ export const actionSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('agent.reset'), ...paneTarget }),
   z.object({ type: z.literal('agent.wait_mark'), ...paneTarget, on: z.boolean().optional() }),
+  /** Marks a pane as the root of a (recursive) episode: `castellan run --rlm`. */
+  z.object({ type: z.literal('episode.start'), pane: paneIdSchema, goalId: goalIdSchema, rlm: z.boolean().default(true) }),
+  /** The episode's program ended: its sub-harness children are closed (unless limits.keep_children). */
+  z.object({ type: z.literal('episode.end'), pane: paneIdSchema }),
 ]);
 
 export type Action = z.input<typeof actionSchema>;
@@ -93,7 +100,12 @@ export type InternalAction =
   | { type: 'client.attach'; client: string; cols: number; rows: number; window?: string }
   | { type: 'client.resize'; client: string; cols: number; rows: number }
   | { type: 'client.detach'; client: string }
-  | { type: 'server.init'; cols: number; rows: number; command: string[]; cwd: string; env?: Record<string, string> };
+  | { type: 'server.init'; cols: number; rows: number; command: string[]; cwd: string; env?: Record<string, string> }
+  /** Takes the next pane number of a window for a split that first runs hooks (the id is known before the pane exists). */
+  | { type: 'pane.reserve'; window: string }
+  | { type: 'pane.unreserve'; pane: string }
+  /** A split into a pane id reserved with pane.reserve. */
+  | (Omit<Extract<Action, { type: 'pane.split' }>, 'type'> & { type: 'pane.split'; reserved: string });
 
 export type AnyAction = Action | InternalAction;
 
@@ -104,4 +116,6 @@ export interface ActionContext {
   /** Default command and cwd for new panes (the user's shell). */
   defaultCommand: string[];
   defaultCwd: string;
+  /** Delegation limits (config [limits]); DEFAULT_LIMITS when absent. */
+  limits?: EpisodeLimits;
 }

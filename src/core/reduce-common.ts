@@ -1,10 +1,11 @@
 // Shared steps of the reducers: creating panes and windows, closing windows, moving focus.
 import { initialAgentInfo } from './agent-state.js';
 import { dropPane, putClient, putPane, putWindow } from './draft.js';
+import { endSubHarness } from './episodes.js';
 import { leaf, panesOf } from './layout.js';
 import type { Draft } from './reducer.js';
 import { areaForTerminal } from './select.js';
-import type { PaneId, PaneState, Size, WindowId, WindowState } from './types.js';
+import type { EpisodeInfo, PaneId, PaneState, Size, WindowId, WindowState } from './types.js';
 
 export interface NewPaneOpts {
   command?: string[];
@@ -12,6 +13,7 @@ export interface NewPaneOpts {
   name?: string;
   env?: Record<string, string>;
   parent?: PaneId;
+  episode?: EpisodeInfo;
 }
 
 export function newPane(d: Draft, id: PaneId, window: WindowId, o: NewPaneOpts): PaneState {
@@ -25,6 +27,7 @@ export function newPane(d: Draft, id: PaneId, window: WindowId, o: NewPaneOpts):
     createdAt: d.ctx.now,
     env: o.env,
     parent: o.parent,
+    ...(o.episode ? { episode: o.episode } : {}),
   };
   putPane(d, p);
   d.effects.push({ type: 'spawn', pane: id, command: p.command, cwd: p.cwd, env: p.env });
@@ -88,7 +91,9 @@ export function closeWindow(d: Draft, wid: WindowId): void {
   const order = d.state.windowOrder;
   const pos = order.indexOf(wid);
   for (const pid of panesOf(w.layout)) {
-    if (!d.state.panes[pid]?.exited) d.effects.push({ type: 'kill', pane: pid });
+    const p = d.state.panes[pid];
+    if (p && !p.exited) endSubHarness(d, p, 'closed');
+    if (!p?.exited) d.effects.push({ type: 'kill', pane: pid });
     dropPane(d, pid);
     d.events.push({ type: 'pane_closed', pane: pid, window: wid });
   }

@@ -2,11 +2,13 @@
 import type { ActionOf, AnyAction } from './actions.js';
 import { agentExited } from './agent-state.js';
 import { dropPane, putPane, putWindow } from './draft.js';
+import { endSubHarness, exitStatus, isSubHarness, limitsOf } from './episodes.js';
 import { canSplit, neighbor, panesOf, removePane, resizePane, splitPane, swapPanes } from './layout.js';
 import type { Draft } from './reducer.js';
 import { fail } from './reducer.js';
 import { closeWindow, focusPane, newPane, showWindow } from './reduce-common.js';
-import { targetPaneId, windowArea } from './select.js';
+import { splitSubHarness } from './reduce-episodes.js';
+import { childrenOf, targetPaneId, windowArea } from './select.js';
 import { cleanName } from './text.js';
 import type { PaneState, WindowState } from './types.js';
 
@@ -21,9 +23,23 @@ function resolve(d: Draft, pane?: string): { p: PaneState; w: WindowState } | un
   return { p, w };
 }
 
-function split(d: Draft, a: ActionOf<'pane.split'>): void {
+export type SplitAction = ActionOf<'pane.split'> & { reserved?: string };
+
+/** The new pane's id: a number reserved earlier (pane.reserve, used once), else the window's next one. */
+export function takePaneId(d: Draft, w: WindowState, reserved?: string): { id: string; w: WindowState } | undefined {
+  if (!reserved) return { id: `${w.id}:p${w.nextPaneNo}`, w: { ...w, nextPaneNo: w.nextPaneNo + 1 } };
+  const n = Number(reserved.slice(reserved.indexOf(':p') + 2));
+  if (!reserved.startsWith(`${w.id}:p`) || !w.reserved?.includes(n) || d.state.panes[reserved]) {
+    fail(d, 'invalid_params', `${reserved} is not a pane id reserved in ${w.id}`);
+    return undefined;
+  }
+  return { id: reserved, w: { ...w, reserved: w.reserved.filter((x) => x !== n) } };
+}
+
+function split(d: Draft, a: SplitAction): void {
   const t = resolve(d, a.pane);
   if (!t) return;
+  if (a.subHarness) return splitSubHarness(d, a, t.p, t.w);
   let { w } = t;
   if (w.zoomed) w = { ...w, zoomed: undefined };
   const direction = a.direction ?? 'right';
@@ -31,9 +47,11 @@ function split(d: Draft, a: ActionOf<'pane.split'>): void {
     fail(d, 'no_space', `no space to split ${t.p.id} ${direction} (window is ${w.size.cols}x${w.size.rows})`);
     return;
   }
-  const id = `${w.id}:p${w.nextPaneNo}`;
+  const taken = takePaneId(d, w, a.reserved);
+  if (!taken) return;
+  const id = taken.id;
   const layout = splitPane(w.layout, t.p.id, id, direction, a.percent ? a.percent / 100 : 0.5);
-  w = { ...w, layout, nextPaneNo: w.nextPaneNo + 1 };
+  w = { ...taken.w, layout };
   putWindow(d, w);
   newPane(d, id, w.id, { command: a.command, cwd: a.cwd ?? t.p.cwd, name: a.name ? cleanName(a.name) : undefined, env: a.env, parent: a.parent });
   d.events.push({ type: 'layout_changed', window: w.id });
@@ -41,13 +59,31 @@ function split(d: Draft, a: ActionOf<'pane.split'>): void {
   d.result = { pane: id, window: w.id };
 }
 
-/** Removes a pane from its window; the last pane takes its window with it. */
+/** A pane's sub-harness children (and theirs) are closed with it, unless config keeps them (limits.keep_children). */
+export function closeChildren(d: Draft, parent: string): string[] {
+  if (limitsOf(d).keepChildren) return [];
+  const closed: string[] = [];
+  for (const c of childrenOf(d.state, parent)) {
+    const p = d.state.panes[c.id];
+    const w = p ? d.state.windows[p.window] : undefined;
+    if (!p || !w) continue;
+    closed.push(p.id);
+    closePane(d, p, w);
+  }
+  return closed;
+}
+
+/** Removes a pane from its window (its sub-harness children first); the last pane takes its window with it. */
 export function closePane(d: Draft, p: PaneState, w: WindowState): void {
+  closeChildren(d, p.id);
+  w = d.state.windows[w.id] ?? w;
+  p = d.state.panes[p.id] ?? p;
   const layout = removePane(w.layout, p.id);
   if (!layout) {
     closeWindow(d, w.id);
     return;
   }
+  if (!p.exited) endSubHarness(d, p, 'closed');
   if (!p.exited) d.effects.push({ type: 'kill', pane: p.id });
   dropPane(d, p.id);
   d.events.push({ type: 'pane_closed', pane: p.id, window: w.id });
@@ -164,6 +200,22 @@ export function reducePaneAction(d: Draft, a: AnyAction): void {
       putPane(d, { ...p, exited: { code: a.code, signal: a.signal ?? null, at: d.ctx.now }, agent: ch.info });
       d.events.push({ type: 'pane_exited', pane: p.id, window: p.window, code: a.code, signal: a.signal ?? null });
       if (ch.changed) d.events.push({ type: 'pane_agent_status_changed', pane: p.id, agent: ch.info.agent, old: ch.old, new: ch.info.state });
+      if (isSubHarness(p)) endSubHarness(d, p, exitStatus(a.code, a.signal), a.code, a.signal ?? null);
+      // The delegating program is gone: so is its tree (unless limits.keep_children).
+      closeChildren(d, p.id);
+      return;
+    }
+    case 'pane.reserve': {
+      const w = d.state.windows[a.window];
+      if (!w) return fail(d, 'window_not_found', `no window ${a.window}`);
+      putWindow(d, { ...w, nextPaneNo: w.nextPaneNo + 1, reserved: [...(w.reserved ?? []), w.nextPaneNo] });
+      d.result = { pane: `${w.id}:p${w.nextPaneNo}`, window: w.id };
+      return;
+    }
+    case 'pane.unreserve': {
+      const w = d.state.windows[a.pane.slice(0, a.pane.indexOf(':'))];
+      const n = Number(a.pane.slice(a.pane.indexOf(':p') + 2));
+      if (w?.reserved?.includes(n)) putWindow(d, { ...w, reserved: w.reserved.filter((x) => x !== n) });
       return;
     }
     case 'pane.title': {

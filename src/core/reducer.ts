@@ -6,6 +6,7 @@ import type { CastellanEvent } from './events.js';
 import { reducePaneAction } from './reduce-panes.js';
 import { reduceWindowAction } from './reduce-windows.js';
 import { reduceAgentAction } from './reduce-agents.js';
+import { reduceEpisodeAction } from './reduce-episodes.js';
 import { areaForTerminal, focusedPanes } from './select.js';
 import type { Size, State } from './types.js';
 
@@ -42,6 +43,7 @@ export function reduce(state: State, action: AnyAction, ctx: ActionContext): Red
   const d: Draft = { state, events: [], effects: [], ctx };
   if (action.type.startsWith('agent.')) reduceAgentAction(d, action);
   else if (action.type.startsWith('pane.')) reducePaneAction(d, action);
+  else if (action.type.startsWith('episode.')) reduceEpisodeAction(d, action);
   else reduceWindowAction(d, action);
   if (d.error) return { state, events: [], effects: [], error: d.error };
   finalize(d);

@@ -69,3 +69,28 @@ export function windowName(state: State, w: WindowState): string {
   const p = state.panes[w.active];
   return p ? paneTitle(p) : w.id;
 }
+
+/** Sub-harness panes opened from `pane` (its direct children), in creation order. */
+export function childrenOf(state: State, pane: PaneId): PaneState[] {
+  return Object.values(state.panes)
+    .filter((p) => p.parent === pane)
+    .sort((a, b) => a.createdAt - b.createdAt || paneNo(a.id) - paneNo(b.id));
+}
+
+/** Every pane below `pane` in its delegation tree (children, their children, ...). */
+export function descendantsOf(state: State, pane: PaneId): PaneState[] {
+  const out: PaneState[] = [];
+  const seen = new Set<PaneId>([pane]);
+  const walk = (id: PaneId) => {
+    for (const c of childrenOf(state, id)) {
+      if (seen.has(c.id)) continue;
+      seen.add(c.id);
+      out.push(c);
+      walk(c.id);
+    }
+  };
+  walk(pane);
+  return out;
+}
+
+const paneNo = (id: PaneId): number => Number(id.slice(id.lastIndexOf('p') + 1)) || 0;

@@ -77,7 +77,27 @@ export interface PaneState {
   env?: Record<string, string>;
   /** Parent pane for sub-harness panes (issue 8); undefined for top-level panes. */
   parent?: PaneId;
+  /** The recursive episode this pane belongs to: a root (`castellan run --rlm`, depth 0) or a sub-harness (depth >= 1). */
+  episode?: EpisodeInfo;
 }
+
+export interface EpisodeInfo {
+  goalId: string;
+  /** 0 for the episode's root pane, parent's depth + 1 for a sub-harness pane. */
+  depth: number;
+  /** The pane may delegate (open sub-harness panes). */
+  rlm: boolean;
+}
+
+/** Limits on delegation trees, from config `[limits]`. */
+export interface EpisodeLimits {
+  maxDepth: number;
+  maxChildren: number;
+  /** Keep a pane's sub-harness children running when it exits or closes (default: they are closed). */
+  keepChildren: boolean;
+}
+
+export const DEFAULT_LIMITS: EpisodeLimits = { maxDepth: 3, maxChildren: 8, keepChildren: false };
 
 export interface WindowState {
   id: WindowId;
@@ -90,6 +110,8 @@ export interface WindowState {
   lastActive?: PaneId;
   zoomed?: PaneId;
   nextPaneNo: number;
+  /** Pane numbers reserved for a split still waiting on its SessionStart hooks (each used at most once). */
+  reserved?: number[];
   /** Size of the window's area (the clients' size minus the status bar), by the multi-client size policy. */
   size: Size;
 }

@@ -1,8 +1,8 @@
 // The view model a client draws its chrome from: pure function of State and the client's id.
 import { rollup } from './agent-state.js';
 import { panesOf } from './layout.js';
-import { focusedPanes, paneTitle, visibleRects, windowName, windowsInOrder } from './select.js';
-import type { AgentState, Rect, State } from './types.js';
+import { descendantsOf, focusedPanes, paneTitle, visibleRects, windowName, windowsInOrder } from './select.js';
+import type { AgentState, PaneId, Rect, State } from './types.js';
 import { AGENT_STATES } from './types.js';
 
 export interface PaneView {
@@ -17,6 +17,32 @@ export interface PaneView {
   exited?: { code: number | null; signal?: number | null };
   waiting: boolean;
   parent?: string;
+  /** The pane's delegation tree below it (sub-harness panes, theirs too), rolled up for its border. */
+  children?: ChildrenRollup;
+}
+
+export interface ChildrenRollup {
+  /** Sub-harness panes below this one, running or not. */
+  total: number;
+  /** Those whose program still runs. */
+  live: number;
+  /** The state that most needs the user among the running ones (blocked > done > working > idle). */
+  rollup?: AgentState;
+  /** Running sub-harness panes per agent state. */
+  counts: Record<AgentState, number>;
+}
+
+const zeroCounts = (): Record<AgentState, number> => Object.fromEntries(AGENT_STATES.map((s) => [s, 0])) as Record<AgentState, number>;
+
+/** The roll-up of a pane's delegation tree, or undefined when it never delegated. */
+export function childrenRollup(state: State, pane: PaneId): ChildrenRollup | undefined {
+  const all = descendantsOf(state, pane);
+  if (!all.length) return undefined;
+  const live = all.filter((p) => !p.exited);
+  const counts = zeroCounts();
+  for (const p of live) counts[p.agent.state]++;
+  const r = rollup(live.map((p) => p.agent.state));
+  return { total: all.length, live: live.length, ...(r ? { rollup: r } : {}), counts };
 }
 
 export interface WindowTab {
@@ -53,6 +79,7 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
     const r = rects.get(id);
     const p = state.panes[id];
     if (!r || !p) continue;
+    const children = childrenRollup(state, id);
     panes.push({
       id,
       title: paneTitle(p),
@@ -64,9 +91,10 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
       ...(p.exited ? { exited: { code: p.exited.code, signal: p.exited.signal } } : {}),
       waiting: !!p.agent.waitMark,
       ...(p.parent ? { parent: p.parent } : {}),
+      ...(children ? { children } : {}),
     });
   }
-  const counts = Object.fromEntries(AGENT_STATES.map((s) => [s, 0])) as Record<AgentState, number>;
+  const counts = zeroCounts();
   // Roll-ups count agents only; shells get a badge in their border but do not crowd the bar.
   for (const p of Object.values(state.panes)) if (p.agent.agent) counts[p.agent.state]++;
   const windows: WindowTab[] = windowsInOrder(state).map((w) => {

@@ -17,6 +17,9 @@ export interface HookContext {
   goalId?: string;
   plugin?: string;
   status?: string;
+  /** Sub-harness sessions: the pane that delegated, and the depth in the delegation tree (root 0). */
+  parentPane?: string;
+  depth?: number;
 }
 
 /** Variables a hook inherits from castellan's environment; everything else (tokens, keys) stays out. */
@@ -29,9 +32,9 @@ export function buildPayload(c: HookContext, now = new Date()): Record<string, u
   const common = { event: c.event, pane_id: c.paneId ?? null, session: c.session, cwd: c.cwd, timestamp: now.toISOString() };
   switch (c.event) {
     case 'SessionStart':
-      return { ...common, goal_id: c.goalId ?? null, plugin: c.plugin ?? null };
+      return { ...common, goal_id: c.goalId ?? null, plugin: c.plugin ?? null, parent_pane: c.parentPane ?? null, depth: c.depth ?? null };
     case 'SessionEnd':
-      return { ...common, goal_id: c.goalId ?? null, status: c.status ?? null, plugin: c.plugin ?? null, exit_code: c.exitCode ?? null };
+      return { ...common, goal_id: c.goalId ?? null, status: c.status ?? null, plugin: c.plugin ?? null, exit_code: c.exitCode ?? null, parent_pane: c.parentPane ?? null, depth: c.depth ?? null };
     case 'PreToolUse':
       return { ...common, tool: c.tool ?? null, argv: c.argv ?? [], agent_id: c.agentId ?? null, goal_id: c.goalId ?? null };
     case 'PostToolUse':

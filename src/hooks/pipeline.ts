@@ -59,6 +59,9 @@ export interface SessionStartInput {
   paneId?: string;
   cwd: string;
   command?: readonly string[];
+  /** A sub-harness session: the pane that delegated it, and its depth in the tree. */
+  parentPane?: string;
+  depth?: number;
 }
 
 export interface SessionEndInput {
@@ -70,6 +73,8 @@ export interface SessionEndInput {
   signal?: string | null;
   paneId?: string;
   cwd: string;
+  parentPane?: string;
+  depth?: number;
 }
 
 const goalFrom = (g: Gov, explicit?: string) => explicit ?? (g.env.CASTELLAN_GOAL_ID || undefined);
@@ -173,7 +178,7 @@ export async function governPostToolUse(input: PostToolUseInput, opts: GovernOpt
 export async function governSessionStart(input: SessionStartInput, opts: GovernOptions = {}): Promise<StepResult> {
   const g = prepare(input.cwd, opts);
   const scope = eventScope({ paneId: input.paneId, goalId: input.goalId });
-  const r = await runHooks(g.hooks, hookCtx(g, { event: 'SessionStart', cwd: input.cwd, paneId: input.paneId, goalId: input.goalId, plugin: input.plugin }), input.plugin, {
+  const r = await runHooks(g.hooks, hookCtx(g, { event: 'SessionStart', cwd: input.cwd, paneId: input.paneId, goalId: input.goalId, plugin: input.plugin, parentPane: input.parentPane, depth: input.depth }), input.plugin, {
     env: g.env,
     stopOnFailure: true,
     emit: g.emit,
@@ -189,7 +194,7 @@ export async function governSessionEnd(input: SessionEndInput, opts: GovernOptio
   const scope = eventScope({ paneId: input.paneId, goalId: input.goalId });
   const r = await runHooks(
     g.hooks,
-    hookCtx(g, { event: 'SessionEnd', cwd: input.cwd, paneId: input.paneId, goalId: input.goalId, plugin: input.plugin, status: input.status, exitCode: input.exitCode }),
+    hookCtx(g, { event: 'SessionEnd', cwd: input.cwd, paneId: input.paneId, goalId: input.goalId, plugin: input.plugin, status: input.status, exitCode: input.exitCode, parentPane: input.parentPane, depth: input.depth }),
     input.plugin,
     { env: g.env, stopOnFailure: false, emit: g.emit },
   );

@@ -14,6 +14,9 @@ import { readTrust } from '../hooks/trust.js';
 import type { Paths } from '../platform/paths.js';
 import { ApiError } from '../api/errors.js';
 import { deliverFirst, rememberTyped, typeInto } from './agent-delivery.js';
+import type { SplitAction } from '../core/reduce-panes.js';
+import { unsupportedStages } from '../integrations/matrix.js';
+import { unsupportedEvent } from './stage-warnings.js';
 
 /** How long a SessionStart answer waits for SubagentStart hooks (Claude gives its hook 10 s in all). */
 const FIRST_WAIT_MS = 8000;
@@ -26,6 +29,8 @@ export interface AgentHost {
   env: NodeJS.ProcessEnv;
   state(): State;
   dispatch(action: AnyAction): ReduceResult;
+  /** A sub-harness split (SessionStart hooks first); `plugin` names the session in their payload. */
+  subHarness?(action: SplitAction, plugin: string): Promise<ReduceResult>;
   writePane(pane: string, data: string, opts?: { paste?: boolean }): void;
   paneCwd(pane: string): string | undefined;
   emit(e: { type: string; [k: string]: unknown }): void;
@@ -46,7 +51,16 @@ export type AgentHookReply = {
   prompt?: string;
 };
 
-export type AgentStartParams = { name: string; cwd?: string; pane?: string; prompt?: string; direction?: 'left' | 'right' | 'up' | 'down'; focus?: boolean };
+export type AgentStartParams = {
+  name: string;
+  cwd?: string;
+  pane?: string;
+  prompt?: string;
+  direction?: 'left' | 'right' | 'up' | 'down';
+  focus?: boolean;
+  /** Start it as a sub-harness pane of this pane (which must be in a recursive episode). */
+  parent?: string;
+};
 
 const bounded = <T>(p: Promise<T>, ms: number): Promise<T | undefined> => {
   let t: NodeJS.Timeout | undefined;
@@ -99,7 +113,7 @@ export class AgentManager {
   /** Starts a definition in a new pane (beside `pane`, or the active one). The hooks live exactly as long as the agent. */
   async start(p: AgentStartParams): Promise<{ agent_id: string; agent_type: string; pane_id: string; window_id: string; kind: string; delivery: string }> {
     if (this.disposed) throw new ApiError('shutting_down', 'the server is stopping');
-    const target = p.pane && p.pane !== 'new' ? p.pane : undefined;
+    const target = p.parent ?? (p.pane && p.pane !== 'new' ? p.pane : undefined);
     const cwd = this.cwdFor({ cwd: p.cwd, paneId: target });
     const { agents } = this.list({ cwd });
     const def = agents.find((a) => a.name === p.name);
@@ -111,8 +125,8 @@ export class AgentManager {
     let result: ReduceResult;
     try {
       ended = new Promise<string>((r) => this.enders.set(agentId, r));
-      result = this.h.dispatch({
-        type: 'pane.split',
+      const split = {
+        type: 'pane.split' as const,
         pane: target,
         direction: p.direction ?? 'right',
         command: ['/bin/sh', '-c', def.command],
@@ -120,7 +134,14 @@ export class AgentManager {
         name: def.name,
         env: { CASTELLAN_AGENT_ID: agentId, CASTELLAN_AGENT_TYPE: def.name },
         detached: p.focus === false,
-      });
+      };
+      if (p.parent) {
+        if (!this.h.subHarness) throw new ApiError('not_allowed', 'this server cannot open sub-harness panes');
+        // A delegate step: grouped with its parent, its SessionStart hooks run first (a failure refuses it).
+        result = await this.h.subHarness({ ...split, subHarness: true, detached: p.focus !== true }, def.name);
+      } else {
+        result = this.h.dispatch(split);
+      }
     } catch (e) {
       // Nothing may be left behind by a start that failed.
       this.enders.delete(agentId);
@@ -129,7 +150,21 @@ export class AgentManager {
     }
     const paneId = String(result.result?.pane);
     scope.paneId = paneId;
-    this.h.emit({ type: 'agent_started', agent_id: agentId, agent_type: def.name, kind: def.kind, pane: paneId, file: def.file, hooks: def.hooksValid ? Object.keys(def.hooks) : [] });
+    const hookTypes = def.hooksValid ? Object.keys(def.hooks) : [];
+    this.h.emit({
+      type: 'agent_started',
+      agent_id: agentId,
+      agent_type: def.name,
+      kind: def.kind,
+      pane: paneId,
+      file: def.file,
+      hooks: hookTypes,
+      ...(p.parent ? { parent: p.parent, depth: result.result?.depth, goal_id: result.result?.goal_id } : {}),
+    });
+    // Hooks its harness never fires would silently do nothing: say so once, at start.
+    for (const u of unsupportedStages(def.kind, hookTypes as AgentHookType[])) {
+      this.h.emit(unsupportedEvent({ stage: u.stage, harness: def.kind, note: u.note, pane: paneId, agentId, what: `agent ${def.name} has ${u.stage} hooks` }));
+    }
     void this.lifecycle(scope, def, ended, p.prompt);
     return { agent_id: agentId, agent_type: def.name, pane_id: paneId, window_id: String(result.result?.window), kind: def.kind, delivery: def.kind === 'claude' ? 'session_start' : 'typed' };
   }

@@ -6,7 +6,7 @@ import type { Effect } from '../core/effects.js';
 import type { CastellanEvent, StampedEvent } from '../core/events.js';
 import { emptyState, reduce, type ReduceResult } from '../core/reducer.js';
 import { paneSizes } from '../core/select.js';
-import type { State } from '../core/types.js';
+import type { EpisodeLimits, State } from '../core/types.js';
 import { defaultShell, paneEnv } from '../platform/env.js';
 import type { Paths } from '../platform/paths.js';
 import { AgentManager } from './agents.js';
@@ -14,6 +14,8 @@ import { ClientLink } from './client-link.js';
 import { ConfigHolder } from './config-holder.js';
 import { copyStyles, type CopyOp } from './copy-controller.js';
 import { DetectionLoop } from './detection-loop.js';
+import { EpisodeManager } from './episodes.js';
+import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
 import { PaneRuntime } from './pane-runtime.js';
 
@@ -39,6 +41,8 @@ function governanceNotice(e: { type: string; [k: string]: unknown }): { level: '
   if (e.type === 'governance_decision' && e.decision === 'deny') return { level: 'warning', message: `denied ${e.tool ?? ''} ${what}: ${e.reason ?? ''}` };
   if (e.type === 'hook_run' && e.outcome !== 'ok') return { level: 'error', message: `hook ${e.hook_id ?? e.command} ${e.outcome}: ${e.reason ?? ''}` };
   if (e.type === 'hook_inert') return { level: 'warning', message: `hook not run: ${e.reason ?? e.command}` };
+  // A configured hook stage the running agent's harness never fires: say so instead of pretending it runs.
+  if (e.type === 'hook_unsupported') return { level: 'warning', message: String(e.message ?? '') };
   // A failing per-agent hook never stops its agent, but the user should know it did nothing.
   if (e.type === 'agent_hook_run' && e.outcome !== 'ok' && e.outcome !== 'deny') return { level: 'warning', message: `${e.agent_id} ${e.hook_type} hook ${e.outcome}, ignored: ${e.reason ?? ''}` };
   return undefined;
@@ -70,6 +74,9 @@ export class ServerSession implements SessionApi {
   readonly internalListeners = new Set<(e: StampedEvent) => void>();
   /** Agent definitions started in panes, and their per-agent hooks (the AgentHookRegistry lives here). */
   readonly agents: AgentManager;
+  /** Recursive episodes: sub-harness splits behind SessionStart hooks, SessionEnd when a child ends. */
+  readonly episodes: EpisodeManager;
+  private readonly stageWarnings: StageWarnings;
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
@@ -95,12 +102,28 @@ export class ServerSession implements SessionApi {
       },
       copied: (client, pane, text) => this.copied(client, pane, text),
     });
+    const listen = (fn: (e: StampedEvent) => void) => {
+      this.internalListeners.add(fn);
+      return () => this.internalListeners.delete(fn);
+    };
+    this.episodes = new EpisodeManager({
+      paths: o.paths,
+      env: o.env,
+      state: () => this.st,
+      dispatch: (a) => this.dispatch(a),
+      preview: (a) => this.preview(a),
+      emit: (e) => this.emit(e),
+      listen,
+      log: o.log,
+    });
+    this.stageWarnings = new StageWarnings({ config: () => this.config.value, emit: (e) => this.emit(e), listen });
     this.agents = new AgentManager({
       paths: o.paths,
       cwd: o.cwd,
       env: o.env,
       state: () => this.st,
       dispatch: (a) => this.dispatch(a),
+      subHarness: (a, plugin) => this.episodes.split(a, { plugin }),
       writePane: (pane, data, opts) => this.writePane(pane, data, opts),
       paneCwd: (pane) => this.paneInfo(pane)?.cwd,
       emit: (e) => this.emit(e),
@@ -136,9 +159,28 @@ export class ServerSession implements SessionApi {
     return this.runtimes.get(id);
   }
 
+  private limits(): EpisodeLimits {
+    const l = this.config.value.limits;
+    return { maxDepth: l.max_depth, maxChildren: l.max_children, keepChildren: l.keep_children };
+  }
+
+  private ctx(client?: string) {
+    return { client, now: Date.now(), defaultCommand: this.defaultCommand(), defaultCwd: this.o.cwd, limits: this.limits() };
+  }
+
+  /** What the reducer would do, with nothing committed. */
+  preview(action: AnyAction, opts: { client?: string } = {}): ReduceResult {
+    if (this.stopping) throw new ApiError('shutting_down', 'the server is stopping');
+    return reduce(this.st, action, this.ctx(opts.client));
+  }
+
   dispatch(action: AnyAction, opts: { client?: string } = {}): ReduceResult {
     if (this.stopping) throw new ApiError('shutting_down', 'the server is stopping');
-    const r = reduce(this.st, action, { client: opts.client, now: Date.now(), defaultCommand: this.defaultCommand(), defaultCwd: this.o.cwd });
+    // Sub-harness panes open only through EpisodeManager.split, which runs their SessionStart hooks first.
+    if (action.type === 'pane.split' && action.subHarness && !('reserved' in action && action.reserved)) {
+      throw new ApiError('invalid_params', 'sub-harness panes are opened with the pane.split method (sub_harness: true) or agent.start with parent');
+    }
+    const r = reduce(this.st, action, this.ctx(opts.client));
     if (r.error) throw new ApiError(r.error.code, r.error.message);
     this.st = r.state;
     for (const e of r.effects) this.applyEffect(e);
@@ -435,6 +477,8 @@ export class ServerSession implements SessionApi {
     }
     this.links.clear();
     this.agents.dispose();
+    this.episodes.dispose();
+    this.stageWarnings.dispose();
     for (const rt of this.runtimes.values()) rt.dispose();
     this.runtimes.clear();
     this.detection.dispose();

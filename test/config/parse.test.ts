@@ -178,5 +178,5 @@ test('the defaults are the documented ones', () => {
   assert.equal(DEFAULT_CONFIG.ui.frame_ms, 33);
   assert.equal(DEFAULT_CONFIG.keys.prefix, 'C-b');
   assert.deepEqual(DEFAULT_CONFIG.governance.permissions, { default: 'allow' });
-  assert.deepEqual(DEFAULT_CONFIG.limits, { max_depth: 3, max_children: 8 });
+  assert.deepEqual(DEFAULT_CONFIG.limits, { max_depth: 3, max_children: 8, keep_children: false });
 });

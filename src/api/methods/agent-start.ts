@@ -7,7 +7,7 @@ import { agentsOf } from './agent-list.js';
 export default defineMethod({
   name: 'agent.start',
   description:
-    'Start the agent definition `name` in a new pane, split from `pane` (a pane id; "new" or omitted: the active pane). The pane gets CASTELLAN_AGENT_ID (a new id such as my-agent-3f2a) and CASTELLAN_AGENT_TYPE. The definition\'s instructions and SubagentStart output reach the agent as its first message; `prompt` follows them. An untrusted project definition is refused (code denied).',
+    'Start the agent definition `name` in a new pane, split from `pane` (a pane id; "new" or omitted: the active pane). The pane gets CASTELLAN_AGENT_ID (a new id such as my-agent-3f2a) and CASTELLAN_AGENT_TYPE. The definition\'s instructions and SubagentStart output reach the agent as its first message; `prompt` follows them. An untrusted project definition is refused (code denied). With `parent` (a pane in a recursive episode) it opens as a sub-harness pane of it, as `pane.split` `sub_harness` does (limits, SessionStart hooks, goal); `focus` then defaults to false.',
   params: z
     .object({
       name: z.string().min(1).max(64),
@@ -15,12 +15,13 @@ export default defineMethod({
       prompt: z.string().max(1_000_000).optional(),
       cwd: z.string().optional(),
       direction: directionSchema.optional(),
-      focus: z.boolean().default(true),
+      focus: z.boolean().optional(),
+      parent: paneIdSchema.optional(),
     })
     .strict(),
   result: z.object({ agent_id: z.string(), agent_type: z.string(), pane_id: z.string(), window_id: z.string(), kind: z.string(), delivery: z.enum(['session_start', 'typed']) }),
   handler: async ({ session }, p) => {
-    const r = await agentsOf(session).start({ name: p.name, pane: p.pane, prompt: p.prompt, cwd: p.cwd, direction: p.direction, focus: p.focus });
+    const r = await agentsOf(session).start({ name: p.name, pane: p.pane, prompt: p.prompt, cwd: p.cwd, direction: p.direction, focus: p.focus, parent: p.parent });
     return r as { agent_id: string; agent_type: string; pane_id: string; window_id: string; kind: string; delivery: 'session_start' | 'typed' };
   },
 });

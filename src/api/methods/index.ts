@@ -16,6 +16,9 @@ import eventsEmit from './events-emit.js';
 import eventsSubscribe from './events-subscribe.js';
 import eventsUnsubscribe from './events-unsubscribe.js';
 import eventsWait from './events-wait.js';
+import episodeEnd from './episode-end.js';
+import episodeGet from './episode-get.js';
+import episodeStart from './episode-start.js';
 import paneClose from './pane-close.js';
 import paneExplain from './pane-explain.js';
 import paneFocus from './pane-focus.js';
@@ -67,6 +70,9 @@ export const METHODS: MethodDef[] = [
   agentStart,
   agentPrompt,
   agentHook,
+  episodeStart,
+  episodeEnd,
+  episodeGet,
   configReload,
   themeSet,
   clientAttach,

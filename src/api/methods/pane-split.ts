@@ -2,10 +2,12 @@
 import { z } from 'zod';
 import { directionSchema, paneIdSchema } from '../../core/actions.js';
 import { defineMethod } from '../define-method.js';
+import { episodesOf } from './episode-get.js';
 
 export default defineMethod({
   name: 'pane.split',
-  description: 'Split a pane (default: the active pane of the current window). The new pane runs `command` (argv) or the user\'s shell.',
+  description:
+    'Split a pane (default: the active pane of the current window). The new pane runs `command` (argv) or the user\'s shell. With `sub_harness: true` the new pane is a sub-harness of `pane_id` (which must be in a recursive episode, `castellan run --rlm`): placed beside it (first child to the right, later ones below the last child; `direction` and `percent` are ignored), its border naming parent→child, inheriting the goal, within `[limits]` (code `limit_exceeded`); the governance SessionStart hooks run first (a failure: code `denied` with the hook\'s reason). `focus` defaults to true, false for a sub-harness.',
   params: z
     .object({
       pane_id: paneIdSchema.optional(),
@@ -15,11 +17,26 @@ export default defineMethod({
       name: z.string().max(200).optional(),
       env: z.record(z.string(), z.string()).optional(),
       percent: z.number().int().min(1).max(99).optional(),
-      focus: z.boolean().default(true),
+      focus: z.boolean().optional(),
+      sub_harness: z.boolean().default(false),
     })
     .strict(),
-  result: z.object({ pane_id: z.string(), window_id: z.string() }),
-  handler: ({ session }, p) => {
+  result: z.object({ pane_id: z.string(), window_id: z.string(), parent: z.string().optional(), depth: z.number().optional(), goal_id: z.string().optional() }),
+  handler: async ({ session }, p) => {
+    if (p.sub_harness) {
+      const r = await episodesOf(session).split({
+        type: 'pane.split',
+        pane: p.pane_id,
+        command: p.command,
+        cwd: p.cwd,
+        name: p.name,
+        env: p.env,
+        subHarness: true,
+        detached: p.focus !== true,
+      });
+      const x = r.result as { pane: string; window: string; parent: string; depth: number; goal_id: string };
+      return { pane_id: x.pane, window_id: x.window, parent: x.parent, depth: x.depth, goal_id: x.goal_id };
+    }
     const r = session.dispatch({
       type: 'pane.split',
       pane: p.pane_id,
@@ -29,7 +46,7 @@ export default defineMethod({
       name: p.name,
       env: p.env,
       percent: p.percent,
-      detached: !p.focus,
+      detached: p.focus === false,
     });
     return { pane_id: String(r.result?.pane), window_id: String(r.result?.window) };
   },

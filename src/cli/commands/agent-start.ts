@@ -6,7 +6,7 @@ const DIRS = ['right', 'down', 'left', 'up'];
 
 export default defineCommand({
   name: 'agent start',
-  usage: 'castellan agent start NAME [--pane new|ID] [--prompt TEXT] [--direction right|down|left|up] [--no-focus] [--json]',
+  usage: 'castellan agent start NAME [--pane new|ID | --parent PANE] [--prompt TEXT] [--direction right|down|left|up] [--no-focus] [--json]',
   summary: 'Start an agent definition in a new pane; its hooks apply to that agent only, for its life.',
   details: [
     'The pane opens beside --pane ID (default, or "new": the pane this runs in, else the active pane). It runs the',
@@ -14,13 +14,25 @@ export default defineCommand({
     'instructions and what its SubagentStart hooks print reach the agent as its first message (Claude: through its',
     'SessionStart hook; other agents: typed once the pane\'s badge is idle); --prompt TEXT follows them. A project definition',
     'must be trusted (`castellan trust`). Prints "AGENT_ID PANE_ID" (or JSON with --json).',
+    '--parent PANE (`.` = this pane) starts it as a sub-harness pane of PANE, which must be in a recursive episode',
+    '(castellan run --rlm): grouped with it, inheriting its goal, under [limits]; the SessionStart hooks run first.',
   ].join('\n'),
-  options: { pane: { type: 'string' }, prompt: { type: 'string' }, direction: { type: 'string', short: 'd' }, 'no-focus': { type: 'boolean' }, json: { type: 'boolean' } },
+  options: {
+    pane: { type: 'string' },
+    parent: { type: 'string' },
+    prompt: { type: 'string' },
+    direction: { type: 'string', short: 'd' },
+    'no-focus': { type: 'boolean' },
+    json: { type: 'boolean' },
+  },
   positionals: true,
   run: async (ctx, { values, positionals }) => {
     if (positionals.length !== 1) throw new UsageError('give exactly one agent NAME (castellan agent list shows them)');
     const direction = values.direction !== undefined ? String(values.direction) : undefined;
     if (direction !== undefined && !DIRS.includes(direction)) throw new UsageError(`--direction must be one of ${DIRS.join(', ')}`);
+    const parent = values.parent !== undefined ? paneArg(ctx, values.parent, { flag: '--parent' }) : undefined;
+    if (values.parent !== undefined && !parent) throw new UsageError('--parent needs a pane id (or "." inside a castellan pane)');
+    if (parent && values.pane !== undefined) throw new UsageError('--parent and --pane exclude each other (a sub-harness pane opens beside its parent)');
     const pane = values.pane === undefined || values.pane === 'new' ? ctx.env.CASTELLAN_PANE_ID || undefined : paneArg(ctx, values.pane);
     const api = await ctx.connect();
     try {
@@ -28,13 +40,13 @@ export default defineCommand({
         'agent.start',
         {
           name: positionals[0],
-          ...(pane && /^w\d+:p\d+$/.test(pane) ? { pane } : {}),
+          ...(parent ? { parent } : pane && /^w\d+:p\d+$/.test(pane) ? { pane } : {}),
           ...(values.prompt !== undefined ? { prompt: String(values.prompt) } : {}),
           ...(direction ? { direction } : {}),
           cwd: ctx.cwd,
-          focus: !values['no-focus'],
+          ...(values['no-focus'] ? { focus: false } : parent ? {} : { focus: true }),
         },
-        { timeoutMs: 15_000 },
+        { timeoutMs: parent ? 120_000 : 15_000 },
       );
       ctx.out(values.json ? JSON.stringify(r) : `${r.agent_id} ${r.pane_id}`);
       return EXIT.ok;

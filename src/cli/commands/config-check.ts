@@ -1,10 +1,34 @@
 // `castellan config check`: load every layer and the theme, check key bindings, report problems with file and line.
-import { formatDiagnostic, loadConfig } from '../../config/load.js';
+import { loadAgents } from '../../config/agents.js';
+import { formatDiagnostic, loadConfig, type Diagnostic } from '../../config/load.js';
 import { loadTheme } from '../../config/themes.js';
 import { hookReport } from '../../hooks/report.js';
+import { readTrust } from '../../hooks/trust.js';
+import { harnessMatrix, unsupportedStages, type MatrixStage } from '../../integrations/matrix.js';
 import { DEFAULT_BINDINGS } from '../../input/default-keymap.js';
 import { buildKeymap } from '../../input/keymap.js';
 import { defineCommand, EXIT } from '../define-command.js';
+
+/** Harnesses that never fire a governance hook's event (from the harness parity matrix). */
+function notFiredBy(event: string): string[] {
+  return harnessMatrix()
+    .filter((r) => (r.stages[event as MatrixStage]?.via.length ?? 1) === 0)
+    .map((r) => r.harness);
+}
+
+/** Agent definitions with hooks their agent never fires: a warning each, instead of hooks that silently never run. */
+function agentStageDiagnostics(cwd: string, home: string, trustFile: string): Diagnostic[] {
+  const { agents } = loadAgents({ cwd, home, trust: readTrust(trustFile).data });
+  const out: Diagnostic[] = [];
+  for (const a of agents) {
+    if (!a.hooksValid) continue;
+    const types = Object.keys(a.hooks).filter((t) => (a.hooks as Record<string, unknown[] | undefined>)[t]?.length) as MatrixStage[];
+    for (const u of unsupportedStages(a.kind, types)) {
+      out.push({ severity: 'warning', file: a.file, path: `hooks.${u.stage}`, message: `${a.kind} agents never fire ${u.stage}, so these hooks will not run${u.note ? ` (${u.note})` : ''}` });
+    }
+  }
+  return out;
+}
 
 export default defineCommand({
   name: 'config check',
@@ -19,13 +43,15 @@ export default defineCommand({
     const hooks = hookReport(loaded, ctx.paths.trustFile);
     const diagnostics = [
       ...loaded.diagnostics,
+      ...agentStageDiagnostics(ctx.cwd, ctx.paths.home, ctx.paths.trustFile),
       ...theme.diagnostics,
       ...hooks.diagnostics,
       ...keys.diagnostics.map((d) => ({ severity: d.severity, file: keyFile, path: d.key ? `keys."${d.key}"` : 'keys', message: d.message })),
     ];
     const errors = diagnostics.filter((d) => d.severity === 'error').length;
     if (values.json) {
-      ctx.out(JSON.stringify({ project_root: loaded.projectRoot, files: loaded.files.map(({ text: _t, ...f }) => f), hooks: hooks.hooks, diagnostics, ok: errors === 0 }, null, 2));
+      const rows = hooks.hooks.map((h) => ({ ...h, not_fired_by: notFiredBy(h.event) }));
+      ctx.out(JSON.stringify({ project_root: loaded.projectRoot, files: loaded.files.map(({ text: _t, ...f }) => f), hooks: rows, diagnostics, ok: errors === 0 }, null, 2));
     } else {
       for (const f of loaded.files) ctx.out(`${f.layer.padEnd(7)} ${f.path}${f.exists ? '' : '  (not present)'}`);
       ctx.out(`theme   ${theme.theme.name}`);
@@ -33,6 +59,9 @@ export default defineCommand({
       for (const h of hooks.hooks) {
         const what = `${h.event}${h.matcher ? ` [${h.matcher}]` : ''}: ${h.command}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
         ctx.out(`hook    ${h.status === 'active' ? 'active' : 'INERT '} ${what}  (${h.layer})${h.reason ? `\n          ${h.reason}` : ''}`);
+        // Where the stage never fires, say so (castellan integrations matrix has the whole picture).
+        const never = notFiredBy(h.event);
+        if (never.length) ctx.out(`          never fired by: ${never.join(', ')} (castellan integrations matrix)`);
       }
       if (diagnostics.length === 0) ctx.out('castellan: configuration OK');
       for (const d of diagnostics) ctx.out(formatDiagnostic(d as Parameters<typeof formatDiagnostic>[0]));

@@ -6,14 +6,17 @@ import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
   name: 'herd wait',
-  usage: 'castellan herd wait --pane ID [--pane ID...] --status idle[,done] [--any|--all] [--timeout-ms N] [--json]',
+  usage: 'castellan herd wait (--pane ID [--pane ID...] | --children [--pane PARENT]) --status idle[,done] [--any|--all] [--timeout-ms N] [--json]',
   summary: 'Wait until the agent in a pane is in one of the given states (at once if it already is).',
   details: [
     'Exit codes: 0 matched, 124 timed out, 4 a pane was closed or its program exited, 3 no server, 2 bad usage.',
     'With several --pane: --any (default) returns when one matches, --all when all match at the same time.',
     '--json prints the event that ended the wait. The default timeout is 60000 ms; --timeout-ms 0 waits up to a week.',
+    '--children waits on every sub-harness pane of PARENT (--pane, default: this pane), --all unless --any; exit 4 if one',
+    'of them exits or is closed (read it with castellan pane read), 1 if PARENT has none.',
   ].join('\n'),
   options: {
+    children: { type: 'boolean' },
     pane: { type: 'string', multiple: true },
     status: { type: 'string', multiple: true },
     any: { type: 'boolean' },
@@ -22,8 +25,11 @@ export default defineCommand({
     json: { type: 'boolean' },
   },
   run: async (ctx, { values }) => {
-    const panes = listArg(values.pane).map((p) => paneArg(ctx, p, { required: true })!);
-    if (!panes.length) throw new UsageError('give at least one --pane');
+    let panes = listArg(values.pane).map((p) => paneArg(ctx, p, { required: true })!);
+    if (values.children) {
+      if (panes.length > 1) throw new UsageError('--children takes one --pane PARENT (default: this pane)');
+      if (!panes.length && !ctx.env.CASTELLAN_PANE_ID) throw new UsageError('--children needs --pane PARENT outside a castellan pane');
+    } else if (!panes.length) throw new UsageError('give at least one --pane (or --children)');
     const states = listArg(values.status);
     if (!states.length) throw new UsageError('give --status (e.g. idle,done)');
     for (const s of states) if (!(AGENT_STATES as readonly string[]).includes(s)) throw new UsageError(`unknown status "${s}"; use ${AGENT_STATES.join(', ')}`);
@@ -31,6 +37,22 @@ export default defineCommand({
     const t = intArg(values['timeout-ms'], 'timeout-ms', 0, 7 * 24 * 3600 * 1000) ?? 60_000;
     const timeoutMs = t === 0 ? 7 * 24 * 3600 * 1000 : t;
     const api = await ctx.connect();
+    let parent: string | undefined;
+    if (values.children) {
+      parent = panes[0] ?? paneArg(ctx, '.', { required: true })!;
+      try {
+        const tree = await api.request<{ children: Array<{ pane_id: string }> }>('episode.get', { pane_id: parent }, { timeoutMs: 10_000 });
+        panes = tree.children.map((c) => c.pane_id);
+      } catch (e) {
+        api.close();
+        throw e;
+      }
+      if (!panes.length) {
+        api.close();
+        ctx.err(`castellan herd wait: ${parent} has no sub-harness panes to wait on`);
+        return EXIT.error;
+      }
+    }
     // The client enforces the timeout too, so a wedged server cannot make a script hang past its deadline.
     let timer: NodeJS.Timeout | undefined;
     const local = new Promise<never>((_, reject) => {
@@ -41,7 +63,7 @@ export default defineCommand({
         api.request<{ event: Record<string, unknown>; matched: string[]; states: Record<string, AgentState> }>('events.wait', {
           panes,
           states,
-          mode: values.all ? 'all' : 'any',
+          mode: values.all || (values.children && !values.any) ? 'all' : 'any',
           timeout_ms: timeoutMs,
         }),
         local,

@@ -3,7 +3,7 @@ import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { PaneView } from '../../core/view.js';
-import { badgeText } from './AgentBadge.js';
+import { BADGE_GLYPH, badgeText } from './AgentBadge.js';
 import { fit, width } from './text-width.js';
 import { role } from './theme-style.js';
 
@@ -11,6 +11,13 @@ const BORDER: Record<string, 'round' | 'single' | 'bold' | 'double'> = { rounded
 
 function shortId(id: string): string {
   return id.slice(id.indexOf(':') + 1);
+}
+
+/** The delegation tree's roll-up after the badge: `⎇2 ▲1 ●1` = two sub-harness panes running, one blocked, one working. */
+export function childrenText(c: PaneView['children']): string {
+  if (!c || c.live === 0) return '';
+  const parts = (['blocked', 'done', 'working', 'idle'] as const).filter((s) => c.counts[s] > 0).map((s) => `${BADGE_GLYPH[s]}${c.counts[s]}`);
+  return `⎇${c.live}${parts.length ? ' ' + parts.join(' ') : ''} `;
 }
 
 
@@ -27,9 +34,11 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
         ? ' ◷ '
         : '';
   const inner = rect.w - 2;
+  const kids = childrenText(pane.children);
   const badgeW = Math.min(width(badge), Math.max(0, inner - 6));
+  const kidsW = Math.min(width(kids), Math.max(0, inner - 6 - badgeW));
   const label = `${pane.parent ? `${shortId(pane.parent)}→${shortId(pane.id)}` : shortId(pane.id)}${zoomed ? ' [Z]' : ''} ${pane.title}`;
-  const title = fit(` ${label} `, Math.max(0, inner - badgeW - 1));
+  const title = fit(` ${label} `, Math.max(0, inner - badgeW - kidsW - 1));
   const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
   return (
     <>
@@ -39,6 +48,7 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
           <Text {...role(theme, pane.focused ? 'pane.title.focused' : 'pane.title')}>{title}</Text>
           <Box flexGrow={1} />
           {badgeW > 0 && <Text {...badgeStyle}>{fit(badge, badgeW)}</Text>}
+          {kidsW > 0 && <Text {...role(theme, pane.children?.rollup ? `badge.${pane.children.rollup}` : 'badge.unknown')}>{fit(kids, kidsW)}</Text>}
         </Box>
       )}
     </>
