@@ -218,6 +218,16 @@ export function reducePaneAction(d: Draft, a: AnyAction): void {
       if (w?.reserved?.includes(n)) putWindow(d, { ...w, reserved: w.reserved.filter((x) => x !== n) });
       return;
     }
+    case 'pane.foreground': {
+      const p = d.state.panes[a.pane];
+      if (!p) return;
+      const name = cleanName(a.name, 64);
+      // The pane's own program in the foreground again: fall back to its command name.
+      const base = (p.command[0] ?? '').split('/').pop();
+      const fg = name && name !== base ? name : undefined;
+      if (fg !== p.foreground) putPane(d, { ...p, foreground: fg });
+      return;
+    }
     case 'pane.title': {
       const p = d.state.panes[a.pane];
       if (!p) return;

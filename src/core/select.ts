@@ -60,6 +60,7 @@ export function focusedPanes(state: State): Set<PaneId> {
 export function paneTitle(p: PaneState): string {
   if (p.name) return p.name;
   if (p.programTitle) return p.programTitle;
+  if (p.foreground) return p.foreground;
   const cmd = p.command[0] ?? '';
   return cmd.split('/').pop() ?? cmd;
 }
@@ -67,7 +68,8 @@ export function paneTitle(p: PaneState): string {
 export function windowName(state: State, w: WindowState): string {
   if (w.name) return w.name;
   const p = state.panes[w.active];
-  return p ? paneTitle(p) : w.id;
+  // As tmux's automatic-rename: the running command names the window (many shells set a title that would hide it).
+  return p ? (p.name ?? p.foreground ?? paneTitle(p)) : w.id;
 }
 
 /** Sub-harness panes opened from `pane` (its direct children), in creation order. */

@@ -67,6 +67,8 @@ export interface PaneState {
   name?: string;
   /** Title the program set with OSC 0/2. */
   programTitle?: string;
+  /** Name of the terminal's foreground program ("vim", "npm"), when it is not the pane's own command. */
+  foreground?: string;
   command: string[];
   cwd: string;
   /** Exit status once the program ended; the pane stays until closed. */

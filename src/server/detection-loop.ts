@@ -5,8 +5,13 @@ import { createDetector, staleHookOverride, DEFAULT_HOOK_GRACE_MS, type Detector
 import { explain, type Match } from '../detect/engine.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
-import { foregroundPgid, readPaneProcesses } from '../platform/proc.js';
+import { foregroundPgid, readPaneProcesses, readStat } from '../platform/proc.js';
 import type { PaneRuntime } from './pane-runtime.js';
+
+/** The process name of a process group's leader ("vim", "node"), for automatic pane names. */
+function processName(pid: number): string | undefined {
+  return readStat(pid)?.comm;
+}
 
 export interface DetectionHost {
   state(): State;
@@ -97,11 +102,17 @@ export class DetectionLoop {
     const pgid = foregroundPgid(pid);
     const reported = this.host.state().panes[id]?.agent.hook?.agent;
     if (p.ident && pgid === p.pgid && p.ident.agent === (reported ?? p.ident.agent)) return;
+    const fgChanged = pgid !== p.pgid && !!pgid;
     p.pgid = pgid;
     const procs = readPaneProcesses(pid);
     const pane = this.host.state().panes[id];
     p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported });
     const agent = p.ident.agent;
+    if (fgChanged) {
+      // Node-based agents run as "node": their identified name says more.
+      const name = agent ?? processName(pgid!);
+      if (name) this.host.dispatch({ type: 'pane.foreground', pane: id, name });
+    }
     if (agent !== p.agent) {
       p.agent = agent;
       p.detector = createDetector(ruleSetFor(this.rules, agent), agent ? { agent } : {});

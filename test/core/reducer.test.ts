@@ -153,3 +153,13 @@ test('swap and resize change the layout, not pane ids', () => {
   s = run(s, [{ type: 'pane.resize', direction: 'right', cells: 10 }, 'c1']).state;
   assert.equal(visibleRects(s.windows.w1).get('w1:p2')!.w, 60);
 });
+
+test('the foreground program names a pane (and its window) until it is the pane\'s own command again', () => {
+  let s = init();
+  s = run(s, { type: 'pane.foreground', pane: 'w1:p1', name: 'vim' }).state;
+  assert.equal(s.panes['w1:p1'].foreground, 'vim');
+  s = run(s, { type: 'pane.foreground', pane: 'w1:p1', name: 'bash' }).state;
+  assert.equal(s.panes['w1:p1'].foreground, undefined, 'back at the shell: the command names it');
+  s = run(s, { type: 'pane.title', pane: 'w1:p1', title: 'my title' }, { type: 'pane.foreground', pane: 'w1:p1', name: 'htop' }).state;
+  assert.equal(s.panes['w1:p1'].programTitle, 'my title', 'a program-set title wins over the process name');
+});

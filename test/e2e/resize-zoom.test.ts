@@ -28,7 +28,7 @@ test('resizing the outer terminal moves the borders and resizes every pane pty',
   const wideP1 = await h.waitForFrame('p1', { where: (f) => f.h === 29 });
   assert.equal(wideP1.x + wideP1.w, wideP2.x, 'p1 and p2 still touch');
   assert.ok(wideP2.x > p2.x, `the split border moved right (${p2.x} -> ${wideP2.x})`);
-  await h.waitForText(/(^| )1:tsh\*/, { region: { top: 29, bottom: 30 }, message: 'the bar is on the new last row' });
+  await h.waitForText(/(^| )1:(?:tsh|bash)\*/, { region: { top: 29, bottom: 30 }, message: 'the bar is on the new last row' });
   assert.deepEqual(await sttySize(h, wideP2, 'B'), [27, wideP2.w - 2], 'the focused pane pty got its new inner size');
   const panes = await listPanes(env);
   assert.deepEqual(
@@ -45,7 +45,7 @@ test('resizing the outer terminal moves the borders and resizes every pane pty',
   const lines = await h.regionText({ right: 60 });
   assert.match(lines[0], /^╭ p1 [^╮]*╮╭ p2 [^╮]*╮$/, 'the top borders fit the new width exactly');
   assert.match(lines[14], /^╰─+╯╰─+╯$/, 'the bottom borders sit right above the bar');
-  await h.waitForText(/(^| )1:tsh\*/, { region: { top: 15, bottom: 16 } });
+  await h.waitForText(/(^| )1:(?:tsh|bash)\*/, { region: { top: 15, bottom: 16 } });
   assert.deepEqual(await sttySize(h, smallP2, 'C'), [13, smallP2.w - 2]);
   await waitForPane(env, 'w1:p1', (p) => p.cols === smallP2.x - 2 && p.rows === 13, { message: 'p1 pty shrank too' });
 });

@@ -14,7 +14,7 @@ test('prefix c opens a window; prefix n, p and digits switch between windows', a
   await h.waitForText('IN-ONE-1');
 
   h.prefix('c');
-  await h.waitForText(/ 1:tsh  2:tsh\*/, { region: BAR, message: 'two tabs, the second current' });
+  await h.waitForText(/ 1:(?:tsh|bash)  2:(?:tsh|bash)\*/, { region: BAR, message: 'two tabs, the second current' });
   await h.waitForNoText('IN-ONE-1', { message: 'window 1 content is no longer drawn' });
   const panes = await listPanes(env);
   assert.equal(panes.length, 2);
@@ -29,21 +29,21 @@ test('prefix c opens a window; prefix n, p and digits switch between windows', a
   await h.waitForText('IN-TWO-2', { region: f.inner });
 
   h.prefix('n');
-  await h.waitForText(/ 1:tsh\* +2:tsh\b/, { region: BAR, message: 'prefix n wraps to window 1' });
+  await h.waitForText(/ 1:(?:tsh|bash)\* +2:(?:tsh|bash)\b/, { region: BAR, message: 'prefix n wraps to window 1' });
   await h.waitForText('IN-ONE-1');
   await h.waitForNoText('IN-TWO-2');
 
   h.prefix('2');
-  await h.waitForText(/ 2:tsh\*/, { region: BAR, message: 'prefix 2 selects window 2' });
+  await h.waitForText(/ 2:(?:tsh|bash)\*/, { region: BAR, message: 'prefix 2 selects window 2' });
   await h.waitForText('IN-TWO-2');
   await h.waitForNoText('IN-ONE-1');
 
   h.prefix('1');
-  await h.waitForText(/ 1:tsh\*/, { region: BAR, message: 'prefix 1 selects window 1' });
+  await h.waitForText(/ 1:(?:tsh|bash)\*/, { region: BAR, message: 'prefix 1 selects window 1' });
   await h.waitForText('IN-ONE-1');
 
   h.prefix('p');
-  await h.waitForText(/ 2:tsh\*/, { region: BAR, message: 'prefix p wraps back to window 2' });
+  await h.waitForText(/ 2:(?:tsh|bash)\*/, { region: BAR, message: 'prefix p wraps back to window 2' });
   await h.waitForText('IN-TWO-2');
 
   // Typing goes to the window on screen.
@@ -85,11 +85,11 @@ test('closing the last pane of a window removes the window', async (t) => {
   const env = tempEnvFor(t);
   const h = await startAttached(env, { cols: 80, rows: 24 });
   h.prefix('c');
-  await h.waitForText(/ 2:tsh\*/, { region: BAR });
+  await h.waitForText(/ 2:(?:tsh|bash)\*/, { region: BAR });
   h.prefix('x');
   await h.waitForText(/close pane w2:p\d+\? \(y\/n\)/, { region: BAR });
   h.write('y');
-  await h.waitForText(/ 1:tsh\*/, { region: BAR, message: 'back in window 1' });
+  await h.waitForText(/ 1:(?:tsh|bash)\*/, { region: BAR, message: 'back in window 1' });
   await h.waitForNoText(/ 2:/, { region: BAR, message: 'window 2 is gone from the bar' });
   const w = await env.call<{ windows: unknown[] }>('window.list', {});
   assert.equal(w.windows.length, 1);
