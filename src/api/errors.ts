@@ -1,4 +1,5 @@
 // API error codes and ApiError, kept free of zod so the hook bridge and CLI start fast.
+import { RpcError } from '../platform/rpc-client.js';
 export const ERROR_CODES = [
   'parse_error',
   'invalid_request',
@@ -19,12 +20,10 @@ export const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-export class ApiError extends Error {
-  constructor(
-    readonly code: ErrorCode,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
+/** Thrown by the server's methods; on the client side replies arrive as its base, RpcError, with the same code. */
+export class ApiError extends RpcError {
+  declare readonly code: ErrorCode;
+  constructor(code: ErrorCode, message: string, data?: unknown) {
+    super(code, message, data);
   }
 }

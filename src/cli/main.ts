@@ -1,7 +1,6 @@
 // CLI entry: global flags, command lookup in the table, and the mapping of errors to exit codes.
 import { parseArgs } from 'node:util';
-import { ApiClient, NotRunningError } from '../api/client.js';
-import { ApiError } from '../api/errors.js';
+import { ApiClient, NotRunningError, RpcError } from '../api/client.js';
 import { resolvePaths } from '../platform/paths.js';
 import { VERSION } from '../version.js';
 import { type CliContext, EXIT, UsageError } from './define-command.js';
@@ -46,7 +45,7 @@ function split(argv: string[]): { session?: string; help: boolean; version: bool
 function errorCode(e: unknown): number {
   if (e instanceof UsageError) return EXIT.usage;
   if (e instanceof NotRunningError) return EXIT.notRunning;
-  if (e instanceof ApiError) {
+  if (e instanceof RpcError) {
     if (e.code === 'pane_not_found' || e.code === 'pane_gone') return EXIT.paneGone;
     if (e.code === 'timeout') return EXIT.timeout;
     if (e.code === 'invalid_params') return EXIT.usage;

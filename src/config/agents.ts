@@ -256,3 +256,20 @@ export function loadAgents(o: { cwd: string; home: string; trust: TrustData }): 
   for (const f of agentFiles(dirs.user)) add(f, 'user');
   return { agents, diagnostics };
 }
+
+/** The public JSON shape of a listed agent definition (the agent.list method and `castellan agent list --json`). */
+export function agentSummary(a: Pick<ListedAgent, 'name' | 'description' | 'command' | 'source' | 'file' | 'trust' | 'startable' | 'reason' | 'hooksValid'> & { kind: string; hooks: Partial<Record<string, unknown[]>> }) {
+  return {
+    name: a.name,
+    description: a.description,
+    command: a.command,
+    kind: a.kind,
+    source: a.source,
+    file: a.file,
+    trust: a.trust,
+    startable: a.startable,
+    ...(a.reason ? { reason: a.reason } : {}),
+    hooks: Object.fromEntries(Object.entries(a.hooks).map(([k, v]) => [k, v?.length ?? 0])),
+    hooks_valid: a.hooksValid,
+  };
+}

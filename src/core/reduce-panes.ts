@@ -12,6 +12,8 @@ import { childrenOf, targetPaneId, windowArea } from './select.js';
 import { cleanName } from './text.js';
 import type { PaneState, WindowState } from './types.js';
 
+const SHELLS = new Set(['sh', 'bash', 'zsh', 'fish', 'dash', 'ksh', 'mksh', 'tcsh', 'csh', 'nu', 'xonsh', 'elvish', 'pwsh']);
+
 function resolve(d: Draft, pane?: string): { p: PaneState; w: WindowState } | undefined {
   const id = targetPaneId(d.state, d.ctx.client, pane);
   const p = id ? d.state.panes[id] : undefined;
@@ -222,9 +224,9 @@ export function reducePaneAction(d: Draft, a: AnyAction): void {
       const p = d.state.panes[a.pane];
       if (!p) return;
       const name = cleanName(a.name, 64);
-      // The pane's own program in the foreground again: fall back to its command name.
+      // A shell in the foreground means the pane is at its prompt: the title or command names it then, as before.
       const base = (p.command[0] ?? '').split('/').pop();
-      const fg = name && name !== base ? name : undefined;
+      const fg = name && name !== base && !SHELLS.has(name.replace(/^-/, '')) ? name : undefined;
       if (fg !== p.foreground) putPane(d, { ...p, foreground: fg });
       return;
     }

@@ -1,7 +1,10 @@
 // The hook bridge's hot path: payload → table → one pane.report_agent over a raw socket, with short deadlines and no output.
 // Deliberately free of zod, the API method table and the UI: it runs, synchronously blocking the agent, on every hook event.
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
+import { RpcClient, RpcError } from '../platform/rpc-client.js';
+
+/** For the bridge log: the server's error code first, then its message. */
+const why = (e: unknown): string => (e instanceof RpcError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
 import { join } from 'node:path';
 import { getField, isSkip, resolveEvent } from './resolve.js';
 import { HARNESS_TABLES, isAgentName } from './tables.js';
@@ -123,94 +126,6 @@ function knownThread(file: string): string | undefined {
   }
 }
 
-/** A one-connection, one-request-at-a-time client: just enough protocol for the bridge. */
-class MiniClient {
-  private buf = '';
-  private waiting: { id: number; resolve(v: Record<string, unknown>): void; reject(e: Error): void } | undefined;
-  private nextId = 0;
-
-  private constructor(private readonly sock: net.Socket) {
-    sock.setEncoding('utf8');
-    sock.on('data', (d: string) => this.onData(d));
-    sock.on('error', () => this.fail(new Error('socket error')));
-    sock.on('close', () => this.fail(new Error('connection closed')));
-  }
-
-  static connect(path: string, timeoutMs: number): Promise<MiniClient> {
-    return new Promise((resolve, reject) => {
-      const sock = net.connect(path);
-      const t = setTimeout(() => {
-        sock.destroy();
-        reject(new Error(`connect timed out after ${timeoutMs} ms`));
-      }, timeoutMs);
-      sock.once('connect', () => {
-        clearTimeout(t);
-        resolve(new MiniClient(sock));
-      });
-      sock.once('error', (e: NodeJS.ErrnoException) => {
-        clearTimeout(t);
-        sock.destroy();
-        reject(new Error(`cannot connect to ${path}: ${e.code ?? e.message}`));
-      });
-    });
-  }
-
-  private onData(d: string): void {
-    this.buf += d;
-    let i: number;
-    while ((i = this.buf.indexOf('\n')) !== -1) {
-      const line = this.buf.slice(0, i);
-      this.buf = this.buf.slice(i + 1);
-      let msg: Record<string, unknown>;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const w = this.waiting;
-      if (w && msg.id === w.id) {
-        this.waiting = undefined;
-        if (msg.error) {
-          const e = msg.error as { code?: string; message?: string };
-          w.reject(new Error(`${e.code ?? 'error'}: ${e.message ?? ''}`));
-        } else w.resolve((msg.result ?? {}) as Record<string, unknown>);
-      }
-    }
-  }
-
-  private fail(e: Error): void {
-    const w = this.waiting;
-    this.waiting = undefined;
-    w?.reject(e);
-  }
-
-  request(method: string, params: unknown, timeoutMs: number): Promise<Record<string, unknown>> {
-    const id = ++this.nextId;
-    return new Promise((resolve, reject) => {
-      const t = setTimeout(() => {
-        this.waiting = undefined;
-        reject(new Error(`${method}: no reply within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.waiting = {
-        id,
-        resolve: (v) => {
-          clearTimeout(t);
-          resolve(v);
-        },
-        reject: (e) => {
-          clearTimeout(t);
-          reject(e);
-        },
-      };
-      this.sock.write(JSON.stringify({ id, method, params }) + '\n');
-    });
-  }
-
-  close(): void {
-    this.sock.destroy();
-  }
-}
-
 function sessionIdOf(payload: unknown, field: string | undefined): string | undefined {
   const v = getField(payload, field ?? 'session_id') ?? getField(payload, 'session_id');
   return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
@@ -248,20 +163,20 @@ export async function runBridge(o: BridgeOptions): Promise<BridgeResult> {
 
   const connectMs = o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const replyMs = o.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
-  let api: MiniClient;
+  let api: RpcClient;
   try {
-    api = await MiniClient.connect(o.socket, connectMs);
+    api = await RpcClient.connect(o.socket, connectMs);
   } catch (e) {
-    return done({ action: 'failed', state: r.state, reason: (e as Error).message });
+    return done({ action: 'failed', state: r.state, reason: why(e) });
   }
   try {
     if (r.unless?.length) {
-      const info = await api.request('pane.get', { pane_id: pane }, replyMs);
+      const info = await api.request<Record<string, unknown>>('pane.get', { pane_id: pane }, replyMs);
       const cur = (info.agent as { state?: string } | undefined)?.state;
       if (cur && (r.unless as readonly string[]).includes(cur)) return done({ action: 'skipped', state: r.state, reason: `pane is ${cur}` });
     }
     const sessionId = sessionIdOf(o.payload, row?.mainThreadField);
-    const reply = await api.request(
+    const reply = await api.request<Record<string, unknown>>(
       'pane.report_agent',
       {
         pane_id: pane,
@@ -277,7 +192,7 @@ export async function runBridge(o: BridgeOptions): Promise<BridgeResult> {
     if (r.release && !reply.ignored) await api.request('pane.reset_agent', { pane_id: pane }, replyMs);
     return done({ action: 'reported', state: r.state, reply, ...(reply.ignored ? { reason: String(reply.ignored) } : {}) });
   } catch (e) {
-    return done({ action: 'failed', state: r.state, reason: (e as Error).message });
+    return done({ action: 'failed', state: r.state, reason: why(e) });
   } finally {
     api.close();
   }

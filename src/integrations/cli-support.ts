@@ -1,4 +1,5 @@
 // Argument checks and human output shared by `castellan integrations install` and `... uninstall`.
+import { CASTELLAN_BIN, cliArgv, findOnPath } from './command-line.js';
 import { installedHooks, isNoop, type Plan, type Scope } from './install.js';
 import { isAgentName } from './tables.js';
 import { AGENTS, type AgentName } from './types.js';
@@ -41,4 +42,19 @@ export function describePlan(plan: Plan, opts: { dryRun: boolean; backups?: Reco
   }
   for (const n of plan.notes) out.push(`  note: ${n}`);
   return out;
+}
+
+/** What both `integrations install` and `install-skill` take: agents, scope, and how the installed command runs castellan. */
+export function installTarget(
+  values: Record<string, unknown>,
+  positionals: string[],
+  env: NodeJS.ProcessEnv,
+): { agents: AgentName[]; scope: Scope; argv: string[]; dryRun: boolean } | string {
+  const agents = parseAgents(positionals);
+  if (typeof agents === 'string') return agents;
+  const scope = parseScope(values);
+  if (scope !== 'user' && scope !== 'project') return scope;
+  const usePath = !!values['use-path'];
+  if (usePath && !findOnPath('castellan', env)) return '--use-path: there is no castellan on PATH';
+  return { agents, scope, argv: cliArgv({ usePath, bin: CASTELLAN_BIN }), dryRun: !!values['dry-run'] };
 }

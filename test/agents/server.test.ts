@@ -3,7 +3,7 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { ApiClient } from '../../src/api/client.js';
-import { ApiError } from '../../src/api/protocol.js';
+import { RpcError } from '../../src/api/client.js';
 import { trustFile } from '../../src/hooks/trust.js';
 import { startInProcess, waitFor, type InProcessServer } from '../api/in-process.js';
 import { collectEvents, markReady, outOf, writeAgent, writeFakeAgent } from './support.js';
@@ -16,7 +16,7 @@ async function errCode(p: Promise<unknown>): Promise<string> {
     await p;
     return 'ok';
   } catch (e) {
-    return e instanceof ApiError ? `${e.code}: ${e.message}` : String(e);
+    return e instanceof RpcError ? `${e.code}: ${e.message}` : String(e);
   }
 }
 

@@ -5,7 +5,7 @@ import { statSync } from 'node:fs';
 import net from 'node:net';
 import { dirname } from 'node:path';
 import { ApiClient } from '../../src/api/client.js';
-import { ApiError } from '../../src/api/protocol.js';
+import { RpcError } from '../../src/api/client.js';
 import { listen } from '../../src/server/socket-server.js';
 import { startInProcess, waitFor, type InProcessServer } from './in-process.js';
 
@@ -40,7 +40,7 @@ async function code(p: Promise<unknown>): Promise<string> {
     await p;
     return 'ok';
   } catch (e) {
-    return e instanceof ApiError ? e.code : String(e);
+    return e instanceof RpcError ? e.code : String(e);
   }
 }
 

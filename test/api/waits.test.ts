@@ -2,14 +2,14 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import type { ApiClient } from '../../src/api/client.js';
-import { ApiError } from '../../src/api/protocol.js';
+import { RpcError } from '../../src/api/client.js';
 import { startInProcess, waitFor, type InProcessServer } from './in-process.js';
 
-async function errOf(p: Promise<unknown>): Promise<ApiError> {
+async function errOf(p: Promise<unknown>): Promise<RpcError> {
   try {
     await p;
   } catch (e) {
-    if (e instanceof ApiError) return e;
+    if (e instanceof RpcError) return e;
     throw e;
   }
   throw new Error('expected an error');

@@ -7,7 +7,7 @@ import type { SessionApi } from '../../src/api/context.js';
 import eventsEmit from '../../src/api/methods/events-emit.js';
 import { METHOD_TABLE } from '../../src/api/methods/index.js';
 import uiAsk from '../../src/api/methods/ui-ask.js';
-import { ApiError } from '../../src/api/protocol.js';
+import { RpcError } from '../../src/api/client.js';
 import execCmd from '../../src/cli/commands/exec.js';
 import runCmd from '../../src/cli/commands/run.js';
 import { ServerLink } from '../../src/hooks/emit.js';
@@ -64,7 +64,7 @@ describe('socket methods', () => {
   });
 
   test('events.emit refuses other event types', async () => {
-    await assert.rejects(api.request('events.emit', { type: 'pane_exited', pane: 'w1:p1' }, { timeoutMs: 2000 }), (e: unknown) => e instanceof ApiError && e.code === 'invalid_params');
+    await assert.rejects(api.request('events.emit', { type: 'pane_exited', pane: 'w1:p1' }, { timeoutMs: 2000 }), (e: unknown) => e instanceof RpcError && e.code === 'invalid_params');
   });
 
   test('ui.ask with no UI attached denies', async () => {

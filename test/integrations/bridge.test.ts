@@ -226,7 +226,7 @@ describe('castellan hook with no server to talk to', () => {
     const r = await hook(['claude', 'Stop'], env, '{}');
     assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', '']);
     assert.ok(r.ms < 3000, `took ${Math.round(r.ms)} ms`);
-    assert.match(readFileSync(join(dir, '.local/state/castellan/hook-bridge.log'), 'utf8'), /claude Stop pane=w1:p1 failed done: cannot connect/);
+    assert.match(readFileSync(join(dir, '.local/state/castellan/hook-bridge.log'), 'utf8'), /claude Stop pane=w1:p1 failed done: not_running/);
   });
 
   test('a server that accepts but never answers: exit 0 after the reply deadline, not hang', async () => {

@@ -1,5 +1,6 @@
 // agent.list: the agent definitions visible from a directory (project and user), whether each may start, and the running agents.
 import { z } from 'zod';
+import { agentSummary } from '../../config/agents.js';
 import { paneIdSchema } from '../../core/actions.js';
 import type { SessionApi } from '../context.js';
 import { defineMethod } from '../define-method.js';
@@ -44,19 +45,7 @@ export default defineMethod({
       running: Array<{ agent_id: string; agent_type: string; pane_id: string | null; kind: string; started_at: number }>;
     };
     return {
-      agents: r.agents.map((a) => ({
-        name: a.name,
-        description: a.description,
-        command: a.command,
-        kind: a.kind,
-        source: a.source,
-        file: a.file,
-        trust: a.trust,
-        startable: a.startable,
-        ...(a.reason ? { reason: a.reason } : {}),
-        hooks: Object.fromEntries(Object.entries(a.hooks).map(([k, v]) => [k, v?.length ?? 0])),
-        hooks_valid: a.hooksValid,
-      })),
+      agents: r.agents.map(agentSummary),
       diagnostics: r.diagnostics,
       running: r.running,
     };

@@ -1,6 +1,6 @@
 // `castellan agent list`: the agent definitions visible from here (project and user), whether each may start, and problems found.
 import { formatDiagnostic } from '../../config/load.js';
-import { loadAgents } from '../../config/agents.js';
+import { agentSummary, loadAgents } from '../../config/agents.js';
 import { readTrust } from '../../hooks/trust.js';
 import { table } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
@@ -24,19 +24,7 @@ export default defineCommand({
       ctx.out(
         JSON.stringify(
           {
-            agents: agents.map((a) => ({
-              name: a.name,
-              description: a.description,
-              command: a.command,
-              kind: a.kind,
-              source: a.source,
-              file: a.file,
-              trust: a.trust,
-              startable: a.startable,
-              ...(a.reason ? { reason: a.reason } : {}),
-              hooks: Object.fromEntries(Object.entries(a.hooks).map(([k, v]) => [k, v?.length ?? 0])),
-              hooks_valid: a.hooksValid,
-            })),
+            agents: agents.map(agentSummary),
             diagnostics,
             ...(problem ? { trust_problem: problem } : {}),
           },

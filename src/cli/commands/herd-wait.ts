@@ -1,5 +1,5 @@
 // `castellan herd wait`: block until panes' agents reach a state; exit 0, 124 on timeout, 4 if a pane goes away.
-import { ApiError } from '../../api/protocol.js';
+import { RpcError } from '../../api/client.js';
 import { AGENT_STATES, type AgentState } from '../../core/types.js';
 import { intArg, listArg, paneArg } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
@@ -56,7 +56,7 @@ export default defineCommand({
     // The client enforces the timeout too, so a wedged server cannot make a script hang past its deadline.
     let timer: NodeJS.Timeout | undefined;
     const local = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new ApiError('timeout', `no match within ${timeoutMs} ms`)), timeoutMs + 250);
+      timer = setTimeout(() => reject(new RpcError('timeout', `no match within ${timeoutMs} ms`)), timeoutMs + 250);
     });
     try {
       const r = await Promise.race([
@@ -72,18 +72,18 @@ export default defineCommand({
       else ctx.out(`${r.matched.join(', ')}: ${r.matched.map((p) => r.states[p]).join(', ')}`);
       return EXIT.ok;
     } catch (e) {
-      if (e instanceof ApiError && e.code === 'timeout') {
+      if (e instanceof RpcError && e.code === 'timeout') {
         const states = (e.data as { states?: Record<string, string> } | undefined)?.states;
         ctx.err(`castellan herd wait: timed out after ${timeoutMs} ms${states ? ` (${Object.entries(states).map(([p, s]) => `${p} ${s}`).join(', ')})` : ''}`);
         if (values.json) ctx.out(JSON.stringify({ type: 'timeout', timeout_ms: timeoutMs, states }));
         return EXIT.timeout;
       }
-      if (e instanceof ApiError && (e.code === 'pane_gone' || e.code === 'pane_not_found')) {
+      if (e instanceof RpcError && (e.code === 'pane_gone' || e.code === 'pane_not_found')) {
         ctx.err(`castellan herd wait: ${e.message}`);
         if (values.json) ctx.out(JSON.stringify((e.data as { event?: unknown } | undefined)?.event ?? { type: 'pane_gone', message: e.message }));
         return EXIT.paneGone;
       }
-      if (e instanceof ApiError && e.code === 'shutting_down') {
+      if (e instanceof RpcError && e.code === 'shutting_down') {
         ctx.err('castellan herd wait: the server went away while waiting');
         return EXIT.notRunning;
       }

@@ -1,6 +1,5 @@
 // `castellan integrations install-skill AGENT...`: copies castellan's agent skill (docs/agent-skill/SKILL.md) where each agent finds skills.
-import { parseAgents, parseScope } from '../../integrations/cli-support.js';
-import { CASTELLAN_BIN, cliArgv, findOnPath } from '../../integrations/command-line.js';
+import { installTarget } from '../../integrations/cli-support.js';
 import { backupStamp } from '../../integrations/install.js';
 import { installSkill } from '../../integrations/skill.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
@@ -23,15 +22,11 @@ export default defineCommand({
   positionals: true,
   options: { user: { type: 'boolean' }, project: { type: 'boolean' }, dir: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'use-path': { type: 'boolean' } },
   run: async (ctx, { values, positionals }) => {
-    const agents = parseAgents(positionals);
-    if (typeof agents === 'string') throw new UsageError(agents);
-    const scope = parseScope(values);
-    if (scope !== 'user' && scope !== 'project') throw new UsageError(scope);
-    const usePath = !!values['use-path'];
-    if (usePath && !findOnPath('castellan', ctx.env)) throw new UsageError('--use-path: there is no castellan on PATH');
-    const argv = cliArgv({ usePath, bin: CASTELLAN_BIN });
+    const target = installTarget(values, positionals, ctx.env);
+    if (typeof target === 'string') throw new UsageError(target);
+    const { agents, scope, argv, dryRun } = target;
     const stamp = backupStamp();
-    const dryRun = !!values['dry-run'];
+
     for (const agent of agents) {
       const r = installSkill(agent, scope, { home: ctx.paths.home, env: ctx.env, dir: String(values.dir ?? ctx.cwd), argv, dryRun, stamp });
       ctx.out(`${agent}: ${dryRun && r.action !== 'unchanged' ? `would be ${r.action}` : r.action} ${r.path}${r.backup ? ` (backup: ${r.backup})` : ''}`);

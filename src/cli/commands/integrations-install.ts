@@ -1,6 +1,5 @@
 // `castellan integrations install AGENT...`: writes castellan's hook bridge into the agents' own settings (merging, idempotent, with backups).
-import { describePlan, parseAgents, parseScope } from '../../integrations/cli-support.js';
-import { CASTELLAN_BIN, cliArgv, findOnPath } from '../../integrations/command-line.js';
+import { describePlan, installTarget } from '../../integrations/cli-support.js';
 import { applyPlan, backupStamp, planInstall } from '../../integrations/install.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
@@ -22,14 +21,10 @@ export default defineCommand({
   positionals: true,
   options: { user: { type: 'boolean' }, project: { type: 'boolean' }, dir: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'use-path': { type: 'boolean' } },
   run: async (ctx, { values, positionals }) => {
-    const agents = parseAgents(positionals);
-    if (typeof agents === 'string') throw new UsageError(agents);
-    const scope = parseScope(values);
-    if (scope !== 'user' && scope !== 'project') throw new UsageError(scope);
-    const usePath = !!values['use-path'];
-    if (usePath && !findOnPath('castellan', ctx.env)) throw new UsageError('--use-path: there is no castellan on PATH');
-    const argv = cliArgv({ usePath, bin: CASTELLAN_BIN });
-    const dryRun = !!values['dry-run'];
+    const target = installTarget(values, positionals, ctx.env);
+    if (typeof target === 'string') throw new UsageError(target);
+    const { agents, scope, argv, dryRun } = target;
+
     const c = { home: ctx.paths.home, env: ctx.env, dir: String(values.dir ?? ctx.cwd), argv };
     // Plan everything first: a file castellan cannot read stops the whole run before anything is written.
     const plans = agents.map((a) => planInstall(a, scope, c));

@@ -1,0 +1,141 @@
+// The one client of castellan's newline-delimited JSON socket (CLI, UI, hook bridges, governance): requests with ids,
+// replies matched to them, pushed messages to listeners. Free of zod and of src/api, so every layer may use it.
+import net from 'node:net';
+
+/** An error reply from the server (its `code`), or `timeout` / `shutting_down` (connection closed) on this side. */
+export class RpcError extends Error {
+  constructor(
+    readonly code: string,
+    message: string,
+    readonly data?: unknown,
+  ) {
+    super(message);
+  }
+}
+
+export class NotRunningError extends RpcError {
+  constructor(readonly socket: string, cause?: string) {
+    super('not_running', `no castellan server is running on ${socket}${cause ? ` (${cause})` : ''}`);
+  }
+}
+
+export type Pushed = Record<string, unknown>;
+
+export class RpcClient {
+  private seq = 0;
+  private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer?: NodeJS.Timeout }>();
+  private readonly listeners = new Set<(msg: Pushed) => void>();
+  private readonly closeListeners = new Set<() => void>();
+  private buf = '';
+  closed = false;
+
+  private constructor(private readonly sock: net.Socket) {
+    sock.setEncoding('utf8');
+    sock.on('data', (chunk: string) => this.onData(chunk));
+    sock.on('close', () => this.onClose());
+    sock.on('error', () => {
+      /* surfaced through close */
+    });
+  }
+
+  static connect(path: string, timeoutMs = 2000): Promise<RpcClient> {
+    return new Promise((resolve, reject) => {
+      const sock = net.connect(path);
+      const t = setTimeout(() => {
+        sock.destroy();
+        reject(new NotRunningError(path, `connect timed out after ${timeoutMs} ms`));
+      }, timeoutMs);
+      sock.once('connect', () => {
+        clearTimeout(t);
+        resolve(new RpcClient(sock));
+      });
+      sock.once('error', (e: NodeJS.ErrnoException) => {
+        clearTimeout(t);
+        reject(e.code === 'ENOENT' || e.code === 'ECONNREFUSED' ? new NotRunningError(path) : e);
+      });
+    });
+  }
+
+  private onData(chunk: string): void {
+    this.buf += chunk;
+    let i: number;
+    while ((i = this.buf.indexOf('\n')) !== -1) {
+      const line = this.buf.slice(0, i);
+      this.buf = this.buf.slice(i + 1);
+      if (!line.trim()) continue;
+      let msg: Pushed;
+      try {
+        msg = JSON.parse(line);
+      } catch {
+        continue;
+      }
+      const id = msg.id;
+      if ((typeof id === 'string' || typeof id === 'number') && ('result' in msg || 'error' in msg) && this.pending.has(String(id))) {
+        const p = this.pending.get(String(id))!;
+        this.pending.delete(String(id));
+        if (p.timer) clearTimeout(p.timer);
+        if ('error' in msg) {
+          const err = msg.error as { code?: string; message?: string; data?: unknown };
+          p.reject(new RpcError(String(err.code ?? 'internal_error'), String(err.message ?? 'error'), err.data));
+        } else p.resolve(msg.result);
+        continue;
+      }
+      for (const l of this.listeners) l(msg);
+    }
+  }
+
+  private onClose(): void {
+    if (this.closed) return;
+    this.closed = true;
+    for (const p of this.pending.values()) {
+      if (p.timer) clearTimeout(p.timer);
+      p.reject(new RpcError('shutting_down', 'connection to the server closed'));
+    }
+    this.pending.clear();
+    for (const l of this.closeListeners) l();
+  }
+
+  /** Sends a request and resolves with its result; rejects with RpcError on an error reply, a timeout or a closed connection. */
+  request<T = unknown>(method: string, params?: unknown, options: { timeoutMs?: number; id?: string } | number = {}): Promise<T> {
+    const opts = typeof options === 'number' ? { timeoutMs: options } : options;
+    if (this.closed) return Promise.reject(new RpcError('shutting_down', 'connection to the server closed'));
+    const id = opts.id ?? String(++this.seq);
+    return new Promise<T>((resolve, reject) => {
+      const entry: { resolve(v: unknown): void; reject(e: Error): void; timer?: NodeJS.Timeout } = { resolve: resolve as (v: unknown) => void, reject };
+      if (opts.timeoutMs) {
+        entry.timer = setTimeout(() => {
+          this.pending.delete(id);
+          reject(new RpcError('timeout', `${method}: no reply within ${opts.timeoutMs} ms`));
+        }, opts.timeoutMs);
+      }
+      this.pending.set(id, entry);
+      this.sock.write(JSON.stringify({ id, method, params }) + '\n');
+    });
+  }
+
+  /** Fire-and-forget (no id, no reply): used for the UI's input stream. */
+  notify(method: string, params?: unknown): void {
+    if (!this.closed) this.sock.write(JSON.stringify({ method, params }) + '\n');
+  }
+
+  /** Next request id this client would use (for tagging subscriptions). */
+  nextId(): string {
+    return String(++this.seq);
+  }
+
+  onMessage(cb: (msg: Pushed) => void): () => void {
+    this.listeners.add(cb);
+    return () => this.listeners.delete(cb);
+  }
+
+  onClosed(cb: () => void): void {
+    if (this.closed) queueMicrotask(cb);
+    else this.closeListeners.add(cb);
+  }
+
+  close(): void {
+    this.sock.end();
+    this.sock.destroy();
+    this.onClose();
+  }
+}
