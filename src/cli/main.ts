@@ -113,6 +113,14 @@ export async function main(argv: string[]): Promise<number> {
   }
 }
 
+// `castellan ... | head` closes the pipe early: that is the reader's choice, not an error worth a stack trace.
+for (const stream of [process.stdout, process.stderr]) {
+  stream.on('error', (e: NodeJS.ErrnoException) => {
+    if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw e;
+  });
+}
+
 main(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

@@ -111,10 +111,14 @@ export function staleHookOverride(reading: Reading | undefined, hook: { state: D
   // on a rejection): a plain screen that has said otherwise for a while wins.
   const targets: Partial<Record<DetectState, DetectState[]>> = { working: ['blocked', 'idle', 'done'], blocked: ['idle', 'done'] };
   if (!targets[hook.state]?.includes(reading.state)) return false;
-  return now - reading.since >= graceMs && now - hook.at >= graceMs;
+  // A dialog on screen (blocked) is unmistakable and needs the user now: it takes over a hook "working" after a
+  // short grace (pi's permission gate fires no hook at all); idle/done wait the full grace.
+  const grace = hook.state === 'working' && reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs;
+  return now - reading.since >= grace && now - hook.at >= grace;
 }
 
 export const DEFAULT_HOOK_GRACE_MS = 5000;
+export const BLOCKED_GRACE_MS = 1000;
 
 export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions = {}): Detector {
   const tun: DetectorTunables = {

@@ -94,8 +94,9 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   const paneId = o.env.CASTELLAN_PANE_ID;
   const { governPreToolUse, governPostToolUse } = await import('../hooks/pipeline.js');
   if (kind === 'pre') {
-    // Claude and Codex have their own permission dialog: a castellan "prompt" defers to it.
-    const prompt = o.agent === 'claude' || o.agent === 'codex' ? 'defer' : 'ui';
+    // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it. Codex 0.171
+    // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.
+    const prompt = o.agent === 'claude' ? 'defer' : 'ui';
     // An agent castellan started also has its own SubagentStop hooks (asked of the server, alongside governance).
     const own = o.env.CASTELLAN_AGENT_ID ? agentToolCheck(o, call) : undefined;
     const r = await governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt });

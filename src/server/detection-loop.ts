@@ -1,7 +1,7 @@
 // Screen heuristics on the server: runs detectors on dirty panes only, identifies agents from the process tree.
 import type { AnyAction } from '../core/actions.js';
 import type { State } from '../core/types.js';
-import { createDetector, staleHookOverride, DEFAULT_HOOK_GRACE_MS, type Detector, type Reading } from '../detect/detector.js';
+import { BLOCKED_GRACE_MS, createDetector, staleHookOverride, DEFAULT_HOOK_GRACE_MS, type Detector, type Reading } from '../detect/detector.js';
 import { explain, type Match } from '../detect/engine.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
@@ -26,6 +26,8 @@ interface PaneDetect {
   agent: string | undefined;
   ident?: Identification;
   pgid?: number;
+  /** Name of the foreground group's leader: `exec claude` keeps the pid and group but changes this. */
+  fgComm?: string;
   timer?: NodeJS.Timeout;
   pending?: NodeJS.Timeout;
   lastInputAt: number;
@@ -100,17 +102,19 @@ export class DetectionLoop {
     const pid = rt.pty?.pid;
     if (!pid) return;
     const pgid = foregroundPgid(pid);
+    const comm = pgid ? processName(pgid) : undefined;
     const reported = this.host.state().panes[id]?.agent.hook?.agent;
-    if (p.ident && pgid === p.pgid && p.ident.agent === (reported ?? p.ident.agent)) return;
-    const fgChanged = pgid !== p.pgid && !!pgid;
+    if (p.ident && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent)) return;
+    const fgChanged = !!pgid && (pgid !== p.pgid || comm !== p.fgComm);
     p.pgid = pgid;
+    p.fgComm = comm;
     const procs = readPaneProcesses(pid);
     const pane = this.host.state().panes[id];
     p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported });
     const agent = p.ident.agent;
     if (fgChanged) {
       // Node-based agents run as "node": their identified name says more.
-      const name = agent ?? processName(pgid!);
+      const name = agent ?? comm;
       if (name) this.host.dispatch({ type: 'pane.foreground', pane: id, name });
     }
     if (agent !== p.agent) {
@@ -156,7 +160,8 @@ export class DetectionLoop {
     const hook = this.host.state().panes[id]?.agent.hook;
     const cur = p.detector.current();
     if (hook && cur?.plain && cur.state !== hook.state) {
-      const staleAt = Math.max(cur.since, hook.at) + DEFAULT_HOOK_GRACE_MS + 1;
+      const grace = hook.state === 'working' && cur.state === 'blocked' ? BLOCKED_GRACE_MS : DEFAULT_HOOK_GRACE_MS;
+      const staleAt = Math.max(cur.since, hook.at) + grace + 1;
       at = at === undefined ? staleAt : Math.min(at, staleAt);
     }
     if (at === undefined) return;

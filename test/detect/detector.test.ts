@@ -199,6 +199,6 @@ test('staleHookOverride: a plain reading ends a stale hook "working" or "blocked
   const weak = { ...idle, plain: false, confidence: 'weak' as const };
   assert.equal(staleHookOverride(weak, hook, 60_000), false, 'a weak reading never overrides');
   d.frame(8000, ['Proceed?']);
-  assert.equal(staleHookOverride(d.det.current(), hook, 9000), false, 'the blocked reading is too fresh');
-  assert.equal(staleHookOverride(d.det.current(), hook, 13_000), true);
+  assert.equal(staleHookOverride(d.det.current(), hook, 8500), false, 'the blocked reading is too fresh');
+  assert.equal(staleHookOverride(d.det.current(), hook, 9100), true, 'a dialog takes over a hook "working" after 1 s, not 5');
 });
