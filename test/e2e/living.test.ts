@@ -130,3 +130,25 @@ test('named sessions run separate servers with their own sockets', async (t) => 
   assert.equal((await env.cli(['--session', 'work', 'server', 'status'])).code, 3);
   void KEY;
 });
+
+test('mouse: dragging the border between two panes resizes them; clicking a tab in the bar switches window', async (t) => {
+  const env = tempEnvFor(t);
+  const h = await startAttached(env, { cols: 100, rows: 24 });
+  h.prefix('%');
+  await waitForPane(env, 'w1:p2', (p) => p.focused);
+  await h.waitForFrame('p2');
+  const before = (await listPanes(env)).map((p) => p.cols);
+  const left = await h.waitForFrame('p1', { where: (f) => f.w < 100 });
+  const edge = left.x + left.w - 1; // p1's right border column
+  // press on the border, drag 10 columns left, release
+  h.write(mouse(0, edge, 5) + mouse(32, edge - 5, 5) + mouse(32, edge - 10, 5) + mouse(0, edge - 10, 5, true));
+  await waitFor(async () => (await listPanes(env))[0].cols === before[0] - 10, { message: 'p1 is 10 columns narrower', observe: async () => JSON.stringify((await listPanes(env)).map((p) => p.cols)) });
+  assert.equal((await listPanes(env))[1].cols, before[1] + 10, 'p2 took the space');
+  // a second window, then click the first tab
+  h.prefix('c');
+  await h.waitForText(/ 2:\S+\*/, { region: { top: 23, bottom: 24 } });
+  const bar = (await h.screenText())[23];
+  const tab1 = bar.search(/ 1:/);
+  h.write(mouse(0, tab1 + 2, 23) + mouse(0, tab1 + 2, 23, true));
+  await h.waitForText(/ 1:\S+\* /, { region: { top: 23, bottom: 24 }, message: 'clicking tab 1 selected window 1' });
+});
