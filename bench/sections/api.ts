@@ -73,7 +73,8 @@ async function idleAgents(b: BenchEnv, seconds: number): Promise<{ cpuPct: numbe
   try {
     for (let i = 0; i < 7; i++) await s.api.request('window.new', { command: cmd, focus: false });
     await s.attach(202, 53);
-    await sleep(3000);
+    // Past the detectors' settling (recency 2 s + debounce 0.8 s) of the screens just drawn.
+    await sleep(5000);
     const c0 = cpuMs(s.pid);
     const t0 = now();
     await sleep(seconds * 1000);

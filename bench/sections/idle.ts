@@ -12,7 +12,8 @@ import { TmuxServer } from '../lib/tmux.js';
 import { log, median, now, round, sleep } from '../lib/util.js';
 
 const SHELL = ['bash', '--norc', '--noprofile'];
-const SETTLE_MS = 2000;
+// Longer than detection takes to settle a fresh pane's badge (recency 2 s + debounce 0.8 s), so only true idle is measured.
+const SETTLE_MS = 5000;
 
 export interface IdleRun {
   seconds: number;
