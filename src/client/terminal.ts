@@ -1,4 +1,5 @@
 // The outer terminal's modes: what the client turns on when it attaches and must always turn off again.
+import { stripControls } from '../core/text.js';
 export interface TermModes {
   mouse: boolean;
   /** Report all motion (the focused pane asked for any-event tracking). */
@@ -17,6 +18,5 @@ export function mouseModes(m: TermModes): string {
 export const LEAVE = '\x1b[?2026l\x1b[0m\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1006l\x1b[?2004l\x1b[?1004l\x1b[0 q\x1b[?25h\x1b[?7h\x1b[?1049l';
 
 export function setTitle(title: string): string {
-  // eslint-disable-next-line no-control-regex
-  return `\x1b]2;${title.replace(/[\u0000-\u001f\u007f-\u009f]/g, '')}\x07`;
+  return `\x1b]2;${stripControls(title)}\x07`;
 }

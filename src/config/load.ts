@@ -1,5 +1,6 @@
 // Finds and reads the three config layers, validates each with diagnostics (file + line), and merges them.
 import { createHash } from 'node:crypto';
+import { stripControlsKeepLines } from '../core/text.js';
 import { existsSync, readFileSync, statSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { mergeLayers } from './layers.js';
@@ -34,13 +35,11 @@ export interface LoadedConfig {
   layers: Array<{ layer: LayerName; path: string; value: PartialConfig }>;
 }
 
-const CONTROL = /[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g;
-
 /** `castellan.toml:12: error: ui.theme: expected a string, got 3` — control characters removed. */
 export function formatDiagnostic(d: Diagnostic): string {
   const where = d.line !== undefined ? `${d.file}:${d.line}` : d.file;
   const path = d.path ? `${d.path}: ` : '';
-  return `${where}: ${d.severity}: ${path}${d.message}`.replace(CONTROL, '');
+  return stripControlsKeepLines(`${where}: ${d.severity}: ${path}${d.message}`);
 }
 
 /** `hooks.hooks[2].event`, `keys."prefix |"`: the dotted path as a user would write it. */

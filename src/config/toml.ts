@@ -1,6 +1,7 @@
 // TOML parsing that survives syntax errors (keeps every table and line that parses) and finds key lines.
 // The only importer of smol-toml.
 import { parse } from 'smol-toml';
+import { stripControls } from '../core/text.js';
 
 export interface TomlProblem {
   line: number;
@@ -26,7 +27,7 @@ const STRICT_HEADER = /^\[\[?\s*[A-Za-z0-9_\-"'][A-Za-z0-9_\-."' \t]*\]\]?\s*(#.
 function tomlMessage(e: unknown): string {
   const raw = e instanceof Error ? e.message : String(e);
   const first = raw.split('\n')[0].replace(/^Invalid TOML document:\s*/, '');
-  return first.replace(/[\u0000-\u001f\u007f-\u009f]/g, '') || 'syntax error';
+  return stripControls(first) || 'syntax error';
 }
 
 function tryParse(text: string): { ok: true; value: Record<string, unknown> } | { ok: false; line: number; message: string } {

@@ -1,5 +1,6 @@
 // Prove-before-execute: a strict workflow-plan format and the verifier that checks a tool call against it.
 import { z } from 'zod';
+import { hasControls } from '../core/text.js';
 import type { Governance } from './policy.js';
 import { permissionFor } from './policy.js';
 
@@ -8,14 +9,13 @@ export const MAX_PATTERN = 512;
 export const MAX_ARGS = 128;
 
 // eslint-disable-next-line no-control-regex
-const CONTROL = /[\u0000-\u001f\u007f-\u009f]/;
 
 const stepId = z.string().regex(/^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/, 'a step id is 1-64 letters, digits, "_", ".", ":" or "-"');
 const toolName = z.string().regex(/^[A-Za-z0-9_.:@/-]{1,128}$/, 'a tool name is 1-128 letters, digits, "_", ".", ":", "@", "/" or "-"');
 const pattern = z
   .string({ error: 'an argv pattern is a string' })
   .max(MAX_PATTERN, `an argv pattern is at most ${MAX_PATTERN} characters`)
-  .refine((s) => !CONTROL.test(s), 'an argv pattern contains a control character (plans hold symbolic steps, not data)');
+  .refine((s) => !hasControls(s), 'an argv pattern contains a control character (plans hold symbolic steps, not data)');
 
 export const planStepSchema = z
   .object({
@@ -25,13 +25,13 @@ export const planStepSchema = z
     argv: z.array(pattern).max(MAX_ARGS, `a step has at most ${MAX_ARGS} argv patterns`),
     /** Ids of earlier steps this one depends on (symbolic references, never their data). */
     refs: z.array(stepId).max(MAX_STEPS).optional(),
-    description: z.string().max(MAX_PATTERN, `a description is at most ${MAX_PATTERN} characters`).refine((s) => !CONTROL.test(s), 'a description contains a control character (plans hold symbolic steps, not data)').optional(),
+    description: z.string().max(MAX_PATTERN, `a description is at most ${MAX_PATTERN} characters`).refine((s) => !hasControls(s), 'a description contains a control character (plans hold symbolic steps, not data)').optional(),
   })
   .strict();
 
 export const workflowPlanSchema = z
   .object({
-    id: z.string().max(128).refine((s) => !CONTROL.test(s), 'the plan id contains a control character').optional(),
+    id: z.string().max(128).refine((s) => !hasControls(s), 'the plan id contains a control character').optional(),
     steps: z.array(planStepSchema).min(1, 'a plan needs at least one step').max(MAX_STEPS, `a plan has at most ${MAX_STEPS} steps`),
     /** The step this call is (optional: without it, the first step the call matches). */
     step: stepId.optional(),

@@ -1,9 +1,15 @@
 // For `castellan config check`: every configured hook, whether it will run, and why not.
 import type { Diagnostic, LoadedConfig } from '../config/load.js';
+import { stripControls } from '../core/text.js';
 import { untrustedLayers } from './governance-config.js';
 import { matcherProblem } from './match.js';
 import { planHooks } from './plan.js';
 import { readTrust } from './trust.js';
+
+/** A configured hook in one line (`PreToolUse [shell]: ./check.sh`), safe to print. */
+export function describeHook(h: { event: string; matcher?: string; command: string }): string {
+  return stripControls(`${h.event}${h.matcher ? ` [${h.matcher}]` : ''}: ${h.command}`);
+}
 
 export interface HookRow {
   id: string;

@@ -1,4 +1,5 @@
 // Pure mapping of one hook event + payload to a badge report, driven by a harness table (no I/O).
+import { stripControls } from '../core/text.js';
 import type { Case, EventRow, HarnessTable, Outcome, Resolved } from './types.js';
 
 const MAX_MESSAGE = 300;
@@ -43,7 +44,7 @@ function textOf(v: unknown): string | undefined {
     .map((s) => s.trim())
     .find((s) => s !== '');
   if (!line) return undefined;
-  const clean = line.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+  const clean = stripControls(line);
   return clean.length > MAX_MESSAGE ? clean.slice(0, MAX_MESSAGE - 1) + '…' : clean;
 }
 

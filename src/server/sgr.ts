@@ -12,6 +12,7 @@
 // Only the public IBufferCell API is used: xterm's private cell arrays are faster (~2x) but change
 // between releases, and this path is already well under a millisecond per dense frame.
 import type { Terminal as XTerm, IBufferLine, IBufferCell } from '@xterm/headless';
+import { hasControls, stripControls as stripAll } from '../core/text.js';
 
 // Attribute flags, packed into one number so a style change is one integer compare.
 const BOLD = 1;
@@ -39,8 +40,6 @@ const BG_PALETTE = paletteParams(40);
 const RESET = '\x1b[0m';
 const REPLACEMENT = '\uFFFD';
 // C0, DEL and C1: a terminal would act on them, so they must never reach a row string.
-const HAS_CONTROL = /[\x00-\x1f\x7f-\x9f]/;
-const CONTROLS = /[\x00-\x1f\x7f-\x9f]/g;
 
 function flagsOf(c: IBufferCell): number {
   let f = 0;
@@ -70,7 +69,7 @@ function bgParam(c: IBufferCell): string {
 
 /** Replaces control characters in text that did not come from cells (titles, plain dumps). */
 export function stripControls(text: string, replacement = REPLACEMENT): string {
-  return text.replace(CONTROLS, replacement);
+  return stripAll(text, replacement);
 }
 
 // One cell's text, made safe. Single code units are the overwhelmingly common case, so they get a
@@ -80,7 +79,7 @@ function safeChars(chars: string): string {
     const code = chars.charCodeAt(0);
     return code < 0x20 || (code >= 0x7f && code <= 0x9f) ? REPLACEMENT : chars;
   }
-  return HAS_CONTROL.test(chars) ? stripControls(chars) : chars;
+  return hasControls(chars) ? stripControls(chars) : chars;
 }
 
 /**
@@ -189,5 +188,5 @@ export function plainRow(line: IBufferLine | undefined): string {
   let end = text.length;
   while (end > 0 && text.charCodeAt(end - 1) === 32) end--;
   const trimmed = end === text.length ? text : text.slice(0, end);
-  return HAS_CONTROL.test(trimmed) ? stripControls(trimmed) : trimmed;
+  return hasControls(trimmed) ? stripControls(trimmed) : trimmed;
 }

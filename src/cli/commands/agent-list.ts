@@ -1,5 +1,6 @@
 // `castellan agent list`: the agent definitions visible from here (project and user), whether each may start, and problems found.
 import { formatDiagnostic } from '../../config/load.js';
+import { stripControls } from '../../core/text.js';
 import { agentSummary, loadAgents } from '../../config/agents.js';
 import { readTrust } from '../../hooks/trust.js';
 import { table } from '../cli-util.js';
@@ -37,7 +38,7 @@ export default defineCommand({
     if (problem) ctx.err(`castellan agent list: ${problem}`);
     if (!agents.length) ctx.out('no agent definitions (put Markdown files in .castellan/agents/ or ~/.castellan/agents/)');
     else {
-      const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ');
+      const clean = (s: string) => stripControls(s, ' ');
       ctx.out(
         table([
           ['NAME', 'SOURCE', 'STATUS', 'HOOKS', 'DESCRIPTION'],

@@ -2,7 +2,7 @@
 import { loadAgents } from '../../config/agents.js';
 import { formatDiagnostic, loadConfig, type Diagnostic } from '../../config/load.js';
 import { loadTheme } from '../../config/themes.js';
-import { hookReport } from '../../hooks/report.js';
+import { describeHook, hookReport } from '../../hooks/report.js';
 import { readTrust } from '../../hooks/trust.js';
 import { harnessMatrix, unsupportedStages, type MatrixStage } from '../../integrations/matrix.js';
 import { DEFAULT_BINDINGS } from '../../input/default-keymap.js';
@@ -57,7 +57,7 @@ export default defineCommand({
       ctx.out(`theme   ${theme.theme.name}`);
       // Which hooks run, and for the inert ones why not (a project file nobody trusted, or one that changed since).
       for (const h of hooks.hooks) {
-        const what = `${h.event}${h.matcher ? ` [${h.matcher}]` : ''}: ${h.command}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
+        const what = describeHook(h);
         ctx.out(`hook    ${h.status === 'active' ? 'active' : 'INERT '} ${what}  (${h.layer})${h.reason ? `\n          ${h.reason}` : ''}`);
         // Where the stage never fires, say so (castellan integrations matrix has the whole picture).
         const never = notFiredBy(h.event);

@@ -1,5 +1,6 @@
 // `castellan detect`: runs the agent-state rules on a saved screen (plain text or ANSI) and says which rule matched.
 import { existsSync, readFileSync } from 'node:fs';
+import { stripControlsKeepLines } from '../../core/text.js';
 import { basename, dirname, join } from 'node:path';
 import { evaluate, explain, type DetectSnapshot, type Match } from '../../detect/engine.js';
 import { formatDetectDiagnostic, loadRules, ruleSetFor } from '../../detect/rules.js';
@@ -12,7 +13,6 @@ export interface LoadedScreen extends DetectSnapshot {
 }
 
 const ANSI = /\x1b[[\]()PX^_]/;
-const CONTROLS = /[\x00-\x08\x0b-\x1f\x7f-\x9f]/g;
 
 function parseSize(s: string | undefined): { cols: number; rows: number } | undefined {
   if (!s) return undefined;
@@ -55,7 +55,7 @@ export async function screenFromText(text: string, opts: { title?: string; size?
       screen.dispose();
     }
   } else {
-    lines = rowsText.slice(-rows).map((l) => l.replace(CONTROLS, '').replace(/ +$/, ''));
+    lines = rowsText.slice(-rows).map((l) => stripControlsKeepLines(l).replace(/ +$/, ''));
     while (lines.length < rows) lines.push('');
   }
   return { lines, title: opts.title ?? '', cursor: opts.cursor ?? guessCursor(lines), cols, rows, ansi };

@@ -2,6 +2,8 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { agentDirs, agentFiles, parseAgentFile } from '../../config/agents.js';
 import { findProjectRoot, layerPaths, parseConfigText } from '../../config/load.js';
+import { stripControls } from '../../core/text.js';
+import { describeHook } from '../../hooks/report.js';
 import { canonicalPath, readTrust, revokeTrust, sha256, trustFile } from '../../hooks/trust.js';
 import { table } from '../cli-util.js';
 import { defineCommand, EXIT, type CliContext } from '../define-command.js';
@@ -14,21 +16,20 @@ function projectFiles(ctx: CliContext): string[] {
 }
 
 function hookLines(file: string): string[] {
-  const clean = (s: string) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '');
   if (file.endsWith('.md')) {
     try {
       const { agent } = parseAgentFile(readFileSync(file, 'utf8'), file, 'project');
       if (!agent) return [];
       const lines = [`    agent ${agent.name}: runs ${agent.command}`];
       for (const [type, entries] of Object.entries(agent.hooks)) for (const e of entries ?? []) lines.push(`    ${type}${e.pattern ? ` [${e.pattern}]` : ''}: ${e.type === 'command' ? e.command : e.type === 'deny' ? `deny${e.reason ? ` (${e.reason})` : ''}` : 'prompt text'}`);
-      return lines.map(clean);
+      return lines.map((l) => stripControls(l));
     } catch {
       return [];
     }
   }
   try {
     const { value } = parseConfigText(readFileSync(file, 'utf8'), file);
-    return (value.hooks?.hooks ?? []).map((h) => `    ${h.event}${h.matcher ? ` [${h.matcher}]` : ''}: ${h.command}`.replace(/[\u0000-\u001f\u007f-\u009f]/g, ''));
+    return (value.hooks?.hooks ?? []).map((h) => `    ${describeHook(h)}`);
   } catch {
     return [];
   }
