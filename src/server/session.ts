@@ -127,10 +127,7 @@ export class ServerSession implements SessionApi {
       writePane: (pane, data, opts) => this.writePane(pane, data, opts),
       paneCwd: (pane) => this.paneInfo(pane)?.cwd,
       emit: (e) => this.emit(e),
-      listen: (fn) => {
-        this.internalListeners.add(fn);
-        return () => this.internalListeners.delete(fn);
-      },
+      listen,
       log: o.log,
     });
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
@@ -186,8 +183,7 @@ export class ServerSession implements SessionApi {
     for (const e of r.effects) this.applyEffect(e);
     this.syncSizes();
     for (const e of r.events) this.publish(e);
-    if (r.state !== this.st || r.events.length) for (const l of this.links.values()) l.schedule();
-    else for (const l of this.links.values()) l.schedule();
+    for (const l of this.links.values()) l.schedule();
     return { ...r, state: this.st };
   }
 
@@ -203,7 +199,7 @@ export class ServerSession implements SessionApi {
         return;
       }
       case 'notify':
-        for (const l of this.links.values()) l.conn.send({ alert: { pane: e.pane, state: e.state, agent: e.agent, reason: e.reason } });
+        this.broadcast({ alert: { pane: e.pane, state: e.state, agent: e.agent, reason: e.reason } });
         return;
       case 'shutdown':
         setImmediate(() => this.shutdown(e.reason));
@@ -246,6 +242,11 @@ export class ServerSession implements SessionApi {
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'shutting_down')) this.o.log(`${action.type}: ${(err as Error).message}`);
     }
+  }
+
+  /** One message to every attached client. */
+  private broadcast(msg: unknown): void {
+    for (const l of this.links.values()) l.conn.send(msg);
   }
 
   private toViewers(pane: string, msg: unknown): void {
@@ -292,7 +293,7 @@ export class ServerSession implements SessionApi {
   emit(e: { type: string; [k: string]: unknown }): void {
     this.publish(e as CastellanEvent);
     const notice = governanceNotice(e);
-    if (notice) for (const l of this.links.values()) l.conn.send({ notice });
+    if (notice) this.broadcast({ notice });
   }
 
   subscribe(filter: EventFilter, cb: (e: StampedEvent) => void): () => void {
@@ -372,17 +373,22 @@ export class ServerSession implements SessionApi {
   clientAction(clientId: string, action: AnyAction): ReduceResult {
     // New panes open where the user is: the focused program's current directory.
     if ((action.type === 'pane.split' || action.type === 'window.new') && !action.cwd) {
-      const w = this.st.windows[this.st.clients[clientId]?.window ?? ''];
+      const w = this.clientWindow(clientId);
       const cwd = w ? this.runtimes.get(w.active)?.pty?.cwd() : undefined;
       if (cwd) action = { ...action, cwd };
     }
     return this.dispatch(action, { client: clientId });
   }
 
-  clientInput(clientId: string, msg: ClientInput): void {
+  /** The window a client is looking at. */
+  private clientWindow(clientId: string) {
     const c = this.st.clients[clientId];
-    const w = c ? this.st.windows[c.window] : undefined;
-    if (!c || !w) return;
+    return c ? this.st.windows[c.window] : undefined;
+  }
+
+  clientInput(clientId: string, msg: ClientInput): void {
+    const w = this.clientWindow(clientId);
+    if (!w) return;
     this.links.get(clientId)?.noteInput();
     if (msg.kind === 'mouse') return this.mouse.handle(clientId, this.links.get(clientId), msg);
     const rt = this.runtimes.get(w.active);
@@ -397,8 +403,7 @@ export class ServerSession implements SessionApi {
   }
 
   clientCopy(clientId: string, op: CopyOp | { op: 'paste' }): void {
-    const c = this.st.clients[clientId];
-    const w = c ? this.st.windows[c.window] : undefined;
+    const w = this.clientWindow(clientId);
     const link = this.links.get(clientId);
     if (!w || !link) return;
     const rt = this.runtimes.get(w.active);
@@ -425,7 +430,7 @@ export class ServerSession implements SessionApi {
   reloadConfig(): { diagnostics: unknown[] } {
     this.detection.reload();
     const diagnostics = [...this.config.reload(), ...this.detection.diagnostics];
-    for (const l of this.links.values()) l.conn.send({ config: this.config.clientConfig() });
+    this.broadcast({ config: this.config.clientConfig() });
     return { diagnostics };
   }
 
@@ -450,12 +455,12 @@ export class ServerSession implements SessionApi {
         if (!entry) return;
         clearTimeout(entry.timer);
         this.asks.delete(id);
-        for (const l of this.links.values()) l.conn.send({ ask_done: { id, answer: a } });
+        this.broadcast({ ask_done: { id, answer: a } });
         resolve(a);
       };
       const timer = setTimeout(() => done('deny'), q.timeoutMs);
       this.asks.set(id, { resolve: done, timer });
-      for (const l of this.links.values()) l.conn.send({ ask: { id, title: q.title, message: q.message, timeout_ms: q.timeoutMs, pane: q.paneId } });
+      this.broadcast({ ask: { id, title: q.title, message: q.message, timeout_ms: q.timeoutMs, pane: q.paneId } });
     });
   }
 
