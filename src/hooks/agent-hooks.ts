@@ -3,6 +3,7 @@ import type { AgentHookEntry, AgentHookType } from '../config/agents.js';
 import { compilePattern } from '../config/agents.js';
 import { cleanText } from '../core/text.js';
 import { agentSource, type Injection, type Strength } from './inject.js';
+import { controlledEnv } from './payload.js';
 import { runCaptured, type RunResult } from './run.js';
 
 /** Per-agent hook commands get less time than governance hooks: a tool call waits on them inside the agent's own hook budget. */
@@ -102,24 +103,17 @@ export function fillPlaceholders(command: string, values: { agentId: string; age
 
 // ---- environment and input ----
 
-const PASS = ['PATH', 'HOME', 'USER', 'LOGNAME', 'LANG', 'TERM', 'TMPDIR', 'SHELL', 'TZ'];
-
 function hookEnv(o: RunAgentHooksOptions, s: AgentHookSubject, type: AgentHookType, p: AgentHookPayload): Record<string, string> {
-  const env: Record<string, string> = {};
-  for (const [k, v] of Object.entries(o.env)) if (v !== undefined && (PASS.includes(k) || k.startsWith('LC_'))) env[k] = v;
-  env.PATH ||= '/usr/local/bin:/usr/bin:/bin';
-  const set = (k: string, v: string | undefined) => {
-    if (v) env[k] = v;
-  };
-  set('CASTELLAN_HOOK_EVENT', type);
-  set('CASTELLAN_AGENT_ID', s.agentId);
-  set('CASTELLAN_AGENT_TYPE', s.agentType);
-  set('CASTELLAN_PANE_ID', s.paneId);
-  set('CASTELLAN_SOCKET', o.socket);
-  set('CASTELLAN_SESSION', o.session);
-  set('CASTELLAN_CWD', s.cwd);
-  set('CASTELLAN_TOOL', p.tool);
-  return env;
+  return controlledEnv(o.env, {
+    CASTELLAN_HOOK_EVENT: type,
+    CASTELLAN_AGENT_ID: s.agentId,
+    CASTELLAN_AGENT_TYPE: s.agentType,
+    CASTELLAN_PANE_ID: s.paneId,
+    CASTELLAN_SOCKET: o.socket,
+    CASTELLAN_SESSION: o.session,
+    CASTELLAN_CWD: s.cwd,
+    CASTELLAN_TOOL: p.tool,
+  });
 }
 
 function stdinLine(s: AgentHookSubject, type: AgentHookType, p: AgentHookPayload): string {

@@ -48,26 +48,33 @@ export function buildPayload(c: HookContext, now = new Date()): Record<string, u
  * `/bin/sh` read a startup file.
  */
 export function hookEnv(base: NodeJS.ProcessEnv, c: HookContext, extra: { hookId: string; projectRoot: string; configFile: string }): Record<string, string> {
+  return controlledEnv(base, {
+    CASTELLAN_HOOK_EVENT: c.event,
+    CASTELLAN_HOOK_ID: extra.hookId,
+    CASTELLAN_SESSION: c.session,
+    CASTELLAN_SOCKET: c.socket,
+    CASTELLAN_PANE_ID: c.paneId,
+    CASTELLAN_TOOL: c.tool,
+    CASTELLAN_AGENT_ID: c.agentId,
+    CASTELLAN_GOAL_ID: c.goalId,
+    CASTELLAN_PLUGIN: c.plugin,
+    CASTELLAN_CWD: c.cwd,
+    CASTELLAN_PROJECT_ROOT: extra.projectRoot,
+    CASTELLAN_CONFIG_FILE: extra.configFile,
+  });
+}
+
+/**
+ * Any hook command's environment (governance and per-agent hooks alike): the allow-listed variables of `base`,
+ * a default PATH, and the given CASTELLAN_* variables that have a value.
+ */
+export function controlledEnv(base: NodeJS.ProcessEnv, vars: Record<string, string | undefined | null>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(base)) {
     if (v === undefined) continue;
     if (PASS.includes(k) || PASS_PREFIX.some((p) => k.startsWith(p))) env[k] = v;
   }
   env.PATH ||= DEFAULT_PATH;
-  const set = (k: string, v: string | undefined | null) => {
-    if (v !== undefined && v !== null && v !== '') env[k] = v;
-  };
-  set('CASTELLAN_HOOK_EVENT', c.event);
-  set('CASTELLAN_HOOK_ID', extra.hookId);
-  set('CASTELLAN_SESSION', c.session);
-  set('CASTELLAN_SOCKET', c.socket);
-  set('CASTELLAN_PANE_ID', c.paneId);
-  set('CASTELLAN_TOOL', c.tool);
-  set('CASTELLAN_AGENT_ID', c.agentId);
-  set('CASTELLAN_GOAL_ID', c.goalId);
-  set('CASTELLAN_PLUGIN', c.plugin);
-  set('CASTELLAN_CWD', c.cwd);
-  set('CASTELLAN_PROJECT_ROOT', extra.projectRoot);
-  set('CASTELLAN_CONFIG_FILE', extra.configFile);
+  for (const [k, v] of Object.entries(vars)) if (v !== undefined && v !== null && v !== '') env[k] = v;
   return env;
 }
