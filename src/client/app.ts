@@ -57,7 +57,6 @@ export class ClientApp {
   private flushTimer: NodeJS.Timeout | undefined;
   private noticeTimer: NodeJS.Timeout | undefined;
   private cursor: PaintCursor | null = null;
-  private mouseOn = false;
   private allMotion = false;
   private title = '';
   /** Panes that alerted (blocked, done, a wait mark), most recent last: `prefix j` jumps to the newest. */
@@ -245,7 +244,6 @@ export class ClientApp {
 
   private applyMouse(): void {
     const on = this.cfg.ui.mouse || this.allMotion;
-    this.mouseOn = on;
     this.io.write(mouseModes({ mouse: on, allMotion: this.allMotion }));
   }
 
@@ -502,9 +500,5 @@ export class ClientApp {
   dispose(): void {
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.noticeTimer) clearTimeout(this.noticeTimer);
-  }
-
-  get mouseEnabled(): boolean {
-    return this.mouseOn;
   }
 }

@@ -11,10 +11,6 @@ export function panesOf(node: LayoutNode): PaneId[] {
   return node.kind === 'leaf' ? [node.pane] : [...panesOf(node.a), ...panesOf(node.b)];
 }
 
-export function hasPane(node: LayoutNode, pane: PaneId): boolean {
-  return node.kind === 'leaf' ? node.pane === pane : hasPane(node.a, pane) || hasPane(node.b, pane);
-}
-
 /** Puts `newPane` beside `target` on the given side; `share` is the new pane's part of the space (0..1). */
 export function splitPane(node: LayoutNode, target: PaneId, newPane: PaneId, side: Direction, share = 0.5): LayoutNode {
   if (node.kind === 'leaf') {

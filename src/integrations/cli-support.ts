@@ -44,6 +44,9 @@ export function describePlan(plan: Plan, opts: { dryRun: boolean; backups?: Reco
   return out;
 }
 
+/** The options installTarget() reads, shared by `integrations install` and `install-skill`. */
+export const INSTALL_OPTIONS = { user: { type: 'boolean' }, project: { type: 'boolean' }, dir: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'use-path': { type: 'boolean' } } as const;
+
 /** What both `integrations install` and `install-skill` take: agents, scope, and how the installed command runs castellan. */
 export function installTarget(
   values: Record<string, unknown>,

@@ -1,5 +1,5 @@
 // `castellan integrations install-skill AGENT...`: copies castellan's agent skill (docs/agent-skill/SKILL.md) where each agent finds skills.
-import { installTarget } from '../../integrations/cli-support.js';
+import { installTarget, INSTALL_OPTIONS } from '../../integrations/cli-support.js';
 import { backupStamp } from '../../integrations/install.js';
 import { installSkill } from '../../integrations/skill.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
@@ -20,7 +20,7 @@ export default defineCommand({
     'Restart running agents (pi: /reload, Gemini: /skills reload).',
   ].join('\n'),
   positionals: true,
-  options: { user: { type: 'boolean' }, project: { type: 'boolean' }, dir: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'use-path': { type: 'boolean' } },
+  options: INSTALL_OPTIONS,
   run: async (ctx, { values, positionals }) => {
     const target = installTarget(values, positionals, ctx.env);
     if (typeof target === 'string') throw new UsageError(target);

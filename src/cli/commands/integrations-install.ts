@@ -1,5 +1,5 @@
 // `castellan integrations install AGENT...`: writes castellan's hook bridge into the agents' own settings (merging, idempotent, with backups).
-import { describePlan, installTarget } from '../../integrations/cli-support.js';
+import { describePlan, installTarget, INSTALL_OPTIONS } from '../../integrations/cli-support.js';
 import { applyPlan, backupStamp, planInstall } from '../../integrations/install.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
@@ -19,7 +19,7 @@ export default defineCommand({
     '--project uses the current directory (or --dir). --dry-run shows what would change.',
   ].join('\n'),
   positionals: true,
-  options: { user: { type: 'boolean' }, project: { type: 'boolean' }, dir: { type: 'string' }, 'dry-run': { type: 'boolean' }, 'use-path': { type: 'boolean' } },
+  options: INSTALL_OPTIONS,
   run: async (ctx, { values, positionals }) => {
     const target = installTarget(values, positionals, ctx.env);
     if (typeof target === 'string') throw new UsageError(target);

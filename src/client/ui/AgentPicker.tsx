@@ -1,5 +1,4 @@
 // `prefix a`: the agent definitions to launch into a new pane (name, source, description); ↑↓ choose, Enter starts, Esc closes.
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { PickerAgent } from '../ui-state.js';

@@ -1,5 +1,4 @@
 // The whole chrome of one client: pane frames, the bar and overlays (pane contents are painted separately).
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { Binding } from '../../input/keymap.js';

@@ -1,9 +1,8 @@
 // `prefix ?`: every binding from the keymap table, grouped, searchable, scrollable.
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { Binding } from '../../input/keymap.js';
-import { fit, pad } from './text-width.js';
+import { pad } from './text-width.js';
 import { role } from './theme-style.js';
 
 export interface HelpRow {

@@ -1,5 +1,4 @@
 // A pane's border, with its title on the left and its agent badge on the right of the top edge.
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { PaneView } from '../../core/view.js';

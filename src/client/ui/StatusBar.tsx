@@ -1,5 +1,4 @@
 // The bar: session, window tabs with their agent roll-up, then prompts, notices and the session-wide roll-up.
-import React from 'react';
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { AgentState } from '../../core/types.js';
