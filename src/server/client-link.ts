@@ -37,6 +37,8 @@ const URGENT_GAP_MS = 8;
 
 export class ClientLink {
   private sentView = '';
+  /** The view is a pure function of State (immutable) and this client's id: rebuilt only when State changed. */
+  private viewOf: { state: State; view: ViewModel | undefined } | undefined;
   private sentRows = new Map<string, { cols: number; rows: number; lines: string[] }>();
   private sentCursor = '';
   private sentMouse = false;
@@ -134,7 +136,10 @@ export class ClientLink {
 
   private build(): Frame | undefined {
     const state = this.source.state();
-    const view = buildView(state, this.id);
+    // Pane output does not change State: during a flood this skips rebuilding and re-serialising the view each frame.
+    const fresh = this.viewOf?.state !== state;
+    if (fresh) this.viewOf = { state, view: buildView(state, this.id) };
+    const view = this.viewOf!.view;
     if (!view) return undefined;
     const frame: Frame = { panes: {}, cursor: null, mouse: false, copy: null };
     let changed = false;
@@ -143,11 +148,13 @@ export class ClientLink {
       this.needReset = false;
       changed = true;
     }
-    const viewJson = JSON.stringify(view);
-    if (viewJson !== this.sentView) {
-      frame.view = view;
-      this.sentView = viewJson;
-      changed = true;
+    if (fresh || this.sentView === '') {
+      const viewJson = JSON.stringify(view);
+      if (viewJson !== this.sentView) {
+        frame.view = view;
+        this.sentView = viewJson;
+        changed = true;
+      }
     }
     const visible = new Set<string>();
     for (const pv of view.window.panes) {
