@@ -95,7 +95,7 @@ export class ClientApp {
     if (m.ask) {
       const a = m.ask as { id: string; title: string; message: string; timeout_ms: number; pane?: string };
       const now = Date.now();
-      this.local = { ...this.local, overlay: { kind: 'ask', id: a.id, label: `${a.title}: ${a.message}`, shownAt: now, deadline: now + a.timeout_ms } };
+      this.setOverlay({ kind: 'ask', id: a.id, label: `${a.title}: ${a.message}`, shownAt: now, deadline: now + a.timeout_ms });
       this.io.write('\x07');
       this.render();
       // Tick the countdown in the bar while the question is up.
@@ -109,7 +109,7 @@ export class ClientApp {
     if (m.ask_done) {
       const d = m.ask_done as { id: string; answer: string };
       if (this.local.overlay?.kind === 'ask' && this.local.overlay.id === d.id) {
-        this.local = { ...this.local, overlay: undefined };
+        this.setOverlay(undefined);
         this.render();
       }
       return;
@@ -214,6 +214,10 @@ export class ClientApp {
     this.painter.setCovered(this.local.overlay?.kind === 'help' || this.local.overlay?.kind === 'agents');
   }
 
+  private setOverlay(overlay: LocalUi['overlay']): void {
+    this.local = { ...this.local, overlay };
+  }
+
   /** Redraw chrome and paint (after a local UI change). */
   render(): void {
     this.renderChrome();
@@ -309,12 +313,12 @@ export class ClientApp {
     const { rows } = this.io.size();
     const r = overlayInput(o, e, Math.max(1, rows - 4));
     if (r.kind === 'update') {
-      this.local = { ...this.local, overlay: r.overlay };
+      this.setOverlay(r.overlay);
     } else if (r.kind === 'answer') {
-      this.local = { ...this.local, overlay: undefined };
+      this.setOverlay(undefined);
       this.api.request('client.answer', { id: r.overlay.id, answer: r.answer }).catch(() => {});
     } else if (r.kind === 'submit-prompt') {
-      this.local = { ...this.local, overlay: undefined };
+      this.setOverlay(undefined);
       const text = r.overlay.text.trim();
       if (r.overlay.purpose === 'rename-pane') this.serverAction({ type: 'pane.rename', name: text });
       else if (r.overlay.purpose === 'rename-window') this.serverAction({ type: 'window.rename', name: text });
@@ -324,10 +328,10 @@ export class ClientApp {
         else this.notify({ level: 'error', text: p.error }, 5000);
       }
     } else if (r.kind === 'launch-agent') {
-      this.local = { ...this.local, overlay: undefined };
+      this.setOverlay(undefined);
       this.launchAgent(r.name, r.overlay.target);
     } else {
-      this.local = { ...this.local, overlay: undefined };
+      this.setOverlay(undefined);
       if (r.overlay.purpose === 'close-pane') this.serverAction({ type: 'pane.close', ...(r.overlay.target ? { pane: r.overlay.target } : {}) });
       else this.serverAction({ type: 'window.close', ...(r.overlay.target ? { window: r.overlay.target } : {}) });
     }
@@ -406,25 +410,25 @@ export class ClientApp {
         this.api.request('client.detach').catch(() => this.io.exit('[detached]', 0));
         return;
       case 'client.help':
-        this.local = { ...this.local, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } };
+        this.setOverlay({ kind: 'help', filter: '', scroll: 0, filtering: false });
         return this.render();
       case 'client.command-prompt':
-        this.local = { ...this.local, overlay: { kind: 'prompt', label: ':', text: '', purpose: 'command' } };
+        this.setOverlay({ kind: 'prompt', label: ':', text: '', purpose: 'command' });
         return this.render();
       case 'client.prompt-rename-pane':
-        this.local = { ...this.local, overlay: { kind: 'prompt', label: `rename pane ${focused?.id ?? ''}:`, text: focused?.title ?? '', purpose: 'rename-pane' } };
+        this.setOverlay({ kind: 'prompt', label: `rename pane ${focused?.id ?? ''}:`, text: focused?.title ?? '', purpose: 'rename-pane' });
         return this.render();
       case 'client.prompt-rename-window': {
         const w = this.view?.windows.find((x) => x.current);
-        this.local = { ...this.local, overlay: { kind: 'prompt', label: `rename window ${w?.index ?? ''}:`, text: w?.name ?? '', purpose: 'rename-window' } };
+        this.setOverlay({ kind: 'prompt', label: `rename window ${w?.index ?? ''}:`, text: w?.name ?? '', purpose: 'rename-window' });
         return this.render();
       }
       case 'client.confirm-close-pane':
-        this.local = { ...this.local, overlay: { kind: 'confirm', label: `close pane ${focused?.id ?? ''}?`, purpose: 'close-pane', target: focused?.id } };
+        this.setOverlay({ kind: 'confirm', label: `close pane ${focused?.id ?? ''}?`, purpose: 'close-pane', target: focused?.id });
         return this.render();
       case 'client.confirm-close-window': {
         const w = this.view?.windows.find((x) => x.current);
-        this.local = { ...this.local, overlay: { kind: 'confirm', label: `close window ${w?.index ?? ''} and its ${w?.panes ?? 0} pane(s)?`, purpose: 'close-window', target: w?.id } };
+        this.setOverlay({ kind: 'confirm', label: `close window ${w?.index ?? ''} and its ${w?.panes ?? 0} pane(s)?`, purpose: 'close-window', target: w?.id });
         return this.render();
       }
       case 'client.send-prefix': {
@@ -461,7 +465,7 @@ export class ClientApp {
       }
       case 'client.agent-picker': {
         const target = focused?.id;
-        this.local = { ...this.local, overlay: { kind: 'agents', items: [], index: 0, loading: true, target } };
+        this.setOverlay({ kind: 'agents', items: [], index: 0, loading: true, target });
         this.render();
         this.api
           .request<{ agents: PickerAgent[] }>('agent.list', target ? { pane_id: target } : {}, { timeoutMs: 5000 })
@@ -469,11 +473,11 @@ export class ClientApp {
             const o = this.local.overlay;
             if (o?.kind !== 'agents') return;
             const items = r.agents.map((a) => ({ name: a.name, description: a.description, command: a.command, source: a.source, startable: a.startable, ...(a.reason ? { reason: a.reason } : {}) }));
-            this.local = { ...this.local, overlay: { ...o, items, loading: false, index: Math.max(0, items.findIndex((a) => a.startable)) } };
+            this.setOverlay({ ...o, items, loading: false, index: Math.max(0, items.findIndex((a) => a.startable)) });
             this.render();
           })
           .catch((e: Error) => {
-            if (this.local.overlay?.kind === 'agents') this.local = { ...this.local, overlay: undefined };
+            if (this.local.overlay?.kind === 'agents') this.setOverlay(undefined);
             this.notify({ level: 'error', text: `agents: ${e.message}` }, 5000);
           });
         return;
