@@ -1,5 +1,6 @@
 // The row-diff painter: writes changed chrome lines and changed pane rows with absolute moves, in one synchronized update.
 import type { Rect } from '../core/types.js';
+import type { FrameCursor } from '../api/frame.js';
 
 export interface PaneSlot {
   id: string;
@@ -7,15 +8,8 @@ export interface PaneSlot {
   inner: Rect;
 }
 
-export interface PaintCursor {
-  pane: string;
-  x: number;
-  y: number;
-  visible: boolean;
-  shape: string;
-  blink: boolean;
-  isDefault?: boolean;
-}
+/** The cursor the painter places: the one the server's frame carries. */
+export type PaintCursor = FrameCursor;
 
 const SHAPE_CODE: Record<string, [number, number]> = { block: [1, 2], underline: [3, 4], bar: [5, 6] };
 const cup = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;

@@ -101,6 +101,17 @@ export function fillPlaceholders(command: string, values: { agentId: string; age
   return out + command.slice(last);
 }
 
+/** What the server answers the bridge for one agent-hook stage (the agent.hook method). */
+export interface AgentHookReply {
+  registered: boolean;
+  decision: 'allow' | 'deny';
+  reason?: string;
+  /** Tagged context for the agent (each one `<ambient|advisory|directive ...>`). */
+  contexts: string[];
+  /** UserPromptSubmit: the prompt as the hooks rewrote it. */
+  prompt?: string;
+}
+
 // ---- environment and input ----
 
 function hookEnv(o: RunAgentHooksOptions, s: AgentHookSubject, type: AgentHookType, p: AgentHookPayload): Record<string, string> {

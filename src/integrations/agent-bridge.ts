@@ -4,13 +4,7 @@ import { SocketLink } from '../hooks/socket-link.js';
 import { HARNESS_TABLES } from './tables.js';
 import type { AgentName } from './types.js';
 
-export interface AgentHookReply {
-  registered: boolean;
-  decision: 'allow' | 'deny';
-  reason?: string;
-  contexts: string[];
-  prompt?: string;
-}
+import type { AgentHookReply } from '../hooks/agent-hooks.js';
 
 export interface AgentAnswer {
   exitCode: number;

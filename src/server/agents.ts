@@ -7,7 +7,7 @@ import type { AnyAction } from '../core/actions.js';
 import type { StampedEvent } from '../core/events.js';
 import type { ReduceResult } from '../core/reducer.js';
 import type { State } from '../core/types.js';
-import { runAgentHooks, type AgentHookPayload, type AgentHookRunEvent } from '../hooks/agent-hooks.js';
+import { runAgentHooks, type AgentHookPayload, type AgentHookReply, type AgentHookRunEvent } from '../hooks/agent-hooks.js';
 import { agentSource, render, renderAll, type Injection } from '../hooks/inject.js';
 import { AgentHookRegistry, type AgentScope } from '../hooks/registry.js';
 import { readTrust } from '../hooks/trust.js';
@@ -41,15 +41,6 @@ export interface AgentHost {
 
 export type HookKind = AgentHookType | 'SessionStart';
 
-export type AgentHookReply = {
-  registered: boolean;
-  decision: 'allow' | 'deny';
-  reason?: string;
-  /** Tagged context for the agent (each one `<ambient|advisory|directive ...>`). */
-  contexts: string[];
-  /** UserPromptSubmit: the prompt as the hooks rewrote it. */
-  prompt?: string;
-};
 
 export type AgentStartParams = {
   name: string;

@@ -1,33 +1,11 @@
 // One attached UI client: builds its frames (changed view, changed rows of visible panes, cursor) on a frame clock.
 import type { Connection } from '../api/context.js';
 import type { State } from '../core/types.js';
+import type { Frame } from '../api/frame.js';
 import { buildView, type ViewModel } from '../core/view.js';
 import { CopyController } from './copy-controller.js';
 import { renderCopy, type CopyStyles } from './copy-render.js';
 import type { PaneRuntime } from './pane-runtime.js';
-
-export interface FrameCursor {
-  pane: string;
-  x: number;
-  y: number;
-  visible: boolean;
-  shape: string;
-  blink: boolean;
-  isDefault?: boolean;
-}
-
-export interface Frame {
-  view?: ViewModel;
-  /** Changed rows per pane: [row index, SGR text]; `size` is the pane's screen size the rows belong to. */
-  panes: Record<string, { cols: number; rows: number; lines: Array<[number, string]> }>;
-  cursor: FrameCursor | null;
-  /** The focused pane wants mouse reports (the client turns on terminal mouse reporting). */
-  mouse: boolean;
-  /** The client must forget what it drew and repaint everything (attach, resize, redraw). */
-  reset?: boolean;
-  /** The focused pane is in copy mode: keys go to copy mode (`prompt`: a search is being typed). */
-  copy: { pane: string; keys: 'vi' | 'emacs'; prompt: boolean } | null;
-}
 
 /** Above this many bytes queued to a client socket, frames are skipped until it drains (a slow client drops frames). */
 const MAX_QUEUED = 512 * 1024;
