@@ -56,6 +56,13 @@ export function readStat(pid: number, procDir = '/proc'): ProcStat | undefined {
   return text ? parseStat(text) : undefined;
 }
 
+/** The process exists and has not exited (a zombie has exited and only awaits reaping). */
+export function processAlive(pid: number, procDir = '/proc'): boolean {
+  const text = read(join(procDir, String(pid), 'stat'));
+  // The state is the field right after the parenthesised name.
+  return !!text && text[text.lastIndexOf(')') + 2] !== 'Z';
+}
+
 /** The foreground process group of the pane's terminal, from its root process (one small read). */
 export function foregroundPgid(rootPid: number, procDir = '/proc'): number | undefined {
   const st = readStat(rootPid, procDir);

@@ -1,6 +1,7 @@
 // The only node-pty import: spawning pane programs, with tail-safe exit and process-group kill.
-import { closeSync, constants, openSync, readFileSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, readlinkSync } from 'node:fs';
 import pty from 'node-pty';
+import { foregroundPgid, processAlive } from '../platform/proc.js';
 
 export interface PtyExit {
   code: number | null;
@@ -32,16 +33,6 @@ export interface SpawnOpts {
   env: Record<string, string>;
   cols: number;
   rows: number;
-}
-
-function alive(pid: number): boolean {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Field 3 is the state; a zombie has exited and only awaits reaping.
-    return stat.slice(stat.lastIndexOf(')') + 2, stat.lastIndexOf(')') + 3) !== 'Z';
-  } catch {
-    return false;
-  }
 }
 
 export function spawnPty(o: SpawnOpts): PtyProcess {
@@ -102,7 +93,7 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       // node-pty destroys the pty socket 200 ms after the child exits; a paused socket would lose its tail.
       // While paused, watch for the child's death and resume at once so the rest is read in time.
       watch = setInterval(() => {
-        if (!alive(p.pid)) self.resume();
+        if (!processAlive(p.pid)) self.resume();
       }, 20);
       watch.unref();
     },
@@ -121,14 +112,7 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       }
     },
     foregroundPid() {
-      try {
-        const stat = readFileSync(`/proc/${p.pid}/stat`, 'utf8');
-        const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-        const tpgid = Number(fields[5]);
-        return tpgid > 0 ? tpgid : undefined;
-      } catch {
-        return undefined;
-      }
+      return foregroundPgid(p.pid);
     },
     cwd() {
       const pid = self.foregroundPid() ?? p.pid;
