@@ -1,10 +1,12 @@
 // Agent definitions: Markdown files with YAML frontmatter (project .castellan/agents, user ~/.castellan/agents), validated with diagnostics.
 import { createHash } from 'node:crypto';
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { readFileBounded } from '../platform/read-file.js';
 import { basename, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { trustStatus, type TrustData } from '../hooks/trust.js';
+import { compileLinear, type Pattern } from '../platform/linear-regex.js';
+import { trustStatus, type TrustData } from './trust.js';
 import { findProjectRoot, formatPath, type Diagnostic } from './load.js';
 
 export const AGENT_HOOK_TYPES = ['SubagentStart', 'UserPromptSubmit', 'SubagentStop', 'PostSampling'] as const;
@@ -16,11 +18,14 @@ export type AgentKind = (typeof AGENT_KINDS)[number];
 const MAX_FILE = 1024 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/** A pattern matches a whole name (tool) or anywhere in a prompt, case-insensitively; `*` or empty = everything. */
-export function compilePattern(pattern: string | undefined, whole: boolean): RegExp | undefined {
+/**
+ * A pattern matches a whole name (tool) or anywhere in a prompt, case-insensitively; `*` or empty = everything.
+ * RE2 syntax, matched in linear time: the file may come from a repository, the text from an agent.
+ */
+export function compilePattern(pattern: string | undefined, whole: boolean): Pattern | undefined {
   const p = (pattern ?? '').trim();
   if (p === '' || p === '*') return undefined;
-  return new RegExp(whole ? `^(?:${p})$` : p, 'i');
+  return compileLinear(p, { whole, ignoreCase: true });
 }
 
 const entrySchema = z
@@ -100,6 +105,32 @@ export function guessKind(command: string): AgentKind {
   return 'other';
 }
 
+const MAX_FRONTMATTER = 64 * 1024;
+const MAX_NESTING = 64;
+
+/**
+ * Frontmatter is a handful of fields. The yaml library recurses per level, so a 50,000-deep `[[[...` costs it
+ * 1.5 s and a stack overflow: refuse what no definition needs, before parsing, in one linear pass.
+ */
+function frontmatterShapeProblem(yaml: string): string | undefined {
+  if (yaml.length > MAX_FRONTMATTER) return `it is over ${MAX_FRONTMATTER} characters`;
+  let depth = 0;
+  let quote: string | undefined;
+  for (let i = 0; i < yaml.length; i++) {
+    const c = yaml[i];
+    if (quote) {
+      if (c === '\\' && quote === '"') i++;
+      else if (c === quote || c === '\n') quote = undefined;
+    } else if (c === '"' || c === "'") quote = c;
+    else if (c === '[' || c === '{') {
+      if (++depth > MAX_NESTING) return `it nests deeper than ${MAX_NESTING} levels`;
+    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
+  }
+  const indent = /^( {256,})/m.exec(yaml);
+  if (indent) return `it nests deeper than ${MAX_NESTING} levels (a line is indented ${indent[1].length} spaces)`;
+  return undefined;
+}
+
 function splitFrontmatter(text: string): { yaml: string; body: string; yamlLine: number } | undefined {
   const t = text.replace(/^\uFEFF/, '');
   const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(t) ?? /^---[ \t]*\r?\n()---[ \t]*(?:\r?\n|$)/.exec(t);
@@ -123,13 +154,25 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
     err('no YAML frontmatter: the file must start with a "---" line, the fields, and a closing "---" line');
     return { diagnostics };
   }
+  const shape = frontmatterShapeProblem(fm.yaml);
+  if (shape) {
+    err(`frontmatter is refused: ${shape}`);
+    return { diagnostics };
+  }
   const doc = parseDocument(fm.yaml, { prettyErrors: false, uniqueKeys: true });
   if (doc.errors.length) {
     const e = doc.errors[0];
     err(`frontmatter is not valid YAML: ${e.message.split('\n')[0]}`, { line: lineOf(fm.yaml, e.pos?.[0], fm.yamlLine) });
     return { diagnostics };
   }
-  const raw: unknown = doc.toJS();
+  let raw: unknown;
+  try {
+    // An alias bomb (a billion laughs) is refused by the yaml library; a few aliases are plenty for a definition.
+    raw = doc.toJS({ maxAliasCount: 50 });
+  } catch (e) {
+    err(`frontmatter is refused: ${(e as Error).message.split('\n')[0]}`);
+    return { diagnostics };
+  }
   // The line of the field, or of the nearest enclosing one that exists (a missing field is reported where it belongs).
   const where = (path: ReadonlyArray<PropertyKey>) => {
     const keys = path.map((p) => (typeof p === 'symbol' ? String(p) : p));
@@ -204,14 +247,12 @@ export function agentFiles(dir: string | undefined): string[] {
 }
 
 function readDefinition(file: string, source: 'project' | 'user'): { agent?: AgentDefinition; diagnostics: Diagnostic[] } {
-  try {
-    if (statSync(file).size > MAX_FILE) return { diagnostics: [{ severity: 'error', file, message: `larger than ${MAX_FILE} bytes; skipped` }] };
-    // Hashed as bytes, exactly as `castellan trust` records it.
-    const buf = readFileSync(file);
-    return parseAgentFile(buf.toString('utf8'), file, source, createHash('sha256').update(buf).digest('hex'));
-  } catch (e) {
-    return { diagnostics: [{ severity: 'error', file, message: `cannot read: ${(e as Error).message}` }] };
-  }
+  const r = readFileBounded(file, MAX_FILE);
+  if (!r.ok) return { diagnostics: [{ severity: 'error', file, message: `cannot read: ${r.message}; skipped` }] };
+  // A NUL byte never belongs in Markdown with YAML frontmatter: a binary file, not worth parsing.
+  if (r.buf.includes(0)) return { diagnostics: [{ severity: 'error', file, message: 'is a binary file (it holds NUL bytes); skipped' }] };
+  // Hashed as bytes, exactly as `castellan trust` records it.
+  return parseAgentFile(r.buf.toString('utf8'), file, source, createHash('sha256').update(r.buf).digest('hex'));
 }
 
 /**
@@ -220,6 +261,7 @@ function readDefinition(file: string, source: 'project' | 'user'): { agent?: Age
  */
 export function loadAgents(o: { cwd: string; home: string; trust: TrustData }): { agents: ListedAgent[]; diagnostics: Diagnostic[] } {
   const dirs = agentDirs(o.cwd, o.home);
+  const root = findProjectRoot(o.cwd, { home: o.home });
   const diagnostics: Diagnostic[] = [];
   const agents: ListedAgent[] = [];
   const byName = new Map<string, ListedAgent>();
@@ -235,7 +277,7 @@ export function loadAgents(o: { cwd: string; home: string; trust: TrustData }): 
     let listed: ListedAgent;
     if (source === 'user') listed = { ...r.agent, trust: 'user', startable: true };
     else {
-      const t = trustStatus(o.trust, file, r.agent.sha256);
+      const t = trustStatus(o.trust, file, r.agent.sha256, root);
       listed =
         t === 'trusted'
           ? { ...r.agent, trust: t, startable: true }

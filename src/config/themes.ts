@@ -1,5 +1,6 @@
 // Theme files: semantic colour roles loaded from themes/*.toml (user themes override built-ins).
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFileBounded } from '../platform/read-file.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { z } from 'zod';
@@ -104,14 +105,13 @@ interface ParsedTheme {
   diagnostics: Diagnostic[];
 }
 
+const MAX_THEME_BYTES = 256 * 1024;
+
 /** Reads one theme file, keeping every valid role and reporting the rest. */
 function readThemeFile(file: string): ParsedTheme {
-  let text: string;
-  try {
-    text = readFileSync(file, 'utf8');
-  } catch (e) {
-    return { roles: {}, diagnostics: [{ severity: 'error', file, message: `cannot read theme: ${(e as Error).message}` }] };
-  }
+  const r = readFileBounded(file, MAX_THEME_BYTES);
+  if (!r.ok) return { roles: {}, diagnostics: [{ severity: 'error', file, message: `cannot read theme: ${r.message}` }] };
+  const text = r.buf.toString('utf8');
   const toml = parseTomlRecovering(text);
   const diagnostics: Diagnostic[] = toml.errors.map((e) => ({ severity: 'error', file, line: e.line, message: e.message }));
   const say = (severity: Diagnostic['severity'], path: string[], message: string) => {

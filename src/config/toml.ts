@@ -20,7 +20,8 @@ type Segs = Array<string | number>;
 // Deep nesting is never meaningful in a config and would only make hostile input expensive.
 const OPTIONS = { unsafeKeyBehaviour: 'drop', maxDepth: 32 } as const;
 const MAX_ERRORS = 50;
-const MAX_SPAN = 60; // how many lines a multi-line value may span in line-by-line recovery
+const MAX_SPAN = 60;
+const MAX_LINE = 8192; // how many lines a multi-line value may span in line-by-line recovery
 // A table header as people write them: trusted in recovery, where the scanner's state is not.
 const STRICT_HEADER = /^\[\[?\s*[A-Za-z0-9_\-"'][A-Za-z0-9_\-."' \t]*\]\]?\s*(#.*)?$/;
 
@@ -82,76 +83,124 @@ function scan(lines: readonly string[]): LineInfo[] {
 }
 
 const isBlank = (line: string) => /^\s*(#.*)?$/.test(line);
+// A multi-line value can only end on a line that closes something.
+const mayClose = (line: string) => /[\]}]|"""|'''/.test(line);
 
-/** Parses `text`; on a syntax error keeps every table chunk, and then every line, that still parses. */
+/**
+ * How much parsing recovery may do. smol-toml costs ~50 µs per failed parse and ~0.5 µs per byte, so without a
+ * bound 10,000 bad lines took 36 s. Recovery stops when either runs out and ignores the rest of the file.
+ */
+class Budget {
+  private attempts = 0;
+  private bytes = 0;
+  constructor(private readonly maxBytes: number, private readonly maxAttempts = 1500) {}
+  spend(text: string): void {
+    this.attempts++;
+    this.bytes += text.length;
+  }
+  get out(): boolean {
+    return this.attempts >= this.maxAttempts || this.bytes >= this.maxBytes;
+  }
+}
+
+interface Piece {
+  from: number;
+  to: number;
+}
+
+/**
+ * Parses `text`; on a syntax error keeps every table chunk, and then every line, that still parses, within a
+ * bounded amount of work (see Budget). Each piece is first checked alone, then all are parsed together once, so
+ * arrays of tables, sub-tables and duplicate keys behave as in a whole file; a piece that clashes with the
+ * others there is dropped and reported.
+ */
 export function parseTomlRecovering(input: string): RecoveredToml {
-  const text = input.replace(/^\uFEFF/, '');
-  const lines = text.split(/\r?\n/); // as smol-toml counts lines
+  const lines = input.replace(/^\uFEFF/, '').split(/\r?\n/); // as smol-toml counts lines
+  // No config line is this long; such a line (a 50,000-part dotted key costs the parser 0.3 s) is dropped unread.
+  const tooLong: TomlProblem[] = [];
+  lines.forEach((line, i) => {
+    if (line.length <= MAX_LINE) return;
+    lines[i] = '';
+    if (tooLong.length < MAX_ERRORS) tooLong.push({ line: i + 1, message: `line longer than ${MAX_LINE} characters; ignored` });
+  });
+  const text = lines.join('\n');
   const whole = tryParse(text);
-  if (whole.ok) return { value: whole.value, errors: [], locate: locator(lines, lines.map((_, i) => i + 1)) };
+  if (whole.ok) return { value: whole.value, errors: tooLong, locate: locator(lines, lines.map((_, i) => i + 1)) };
 
-  // The document is rebuilt from pieces that parse together with everything kept so far, so arrays of
-  // tables, sub-tables and duplicate keys behave exactly as they would in a whole file.
-  const good: string[] = [];
-  const goodMap: number[] = [];
-  const errors: TomlProblem[] = [];
-  let unreportedLine = 0;
-  let unreportedCount = 0;
+  const budget = new Budget(4 * text.length + 64 * 1024);
+  const attempt = (piece: string) => {
+    budget.spend(piece);
+    return tryParse(piece);
+  };
+  const pieces: Piece[] = [];
+  const errors: TomlProblem[] = [...tooLong];
+  let stoppedAt: number | undefined;
   const report = (line: number, message: string) => {
-    if (errors.some((e) => e.line === line)) return;
-    if (errors.length < MAX_ERRORS) errors.push({ line, message });
-    else if (unreportedCount++ === 0) unreportedLine = line;
+    if (!errors.some((e) => e.line === line)) errors.push({ line, message });
   };
-  const append = (from: number, to: number): { line: number; message: string } | null => {
-    const piece = lines.slice(from, to);
-    const r = tryParse([...good, ...piece].join('\n'));
-    if (!r.ok) {
-      const line = r.line <= good.length ? goodMap[r.line - 1] : Math.min(to, from + (r.line - good.length));
-      return { line, message: r.message };
-    }
-    good.push(...piece);
-    for (let i = from; i < to; i++) goodMap.push(i + 1);
-    return null;
+  const stop = (line: number): boolean => {
+    if (stoppedAt === undefined && (budget.out || errors.length >= MAX_ERRORS)) stoppedAt = line;
+    return stoppedAt !== undefined;
   };
+  const slice = (from: number, to: number) => lines.slice(from, to).join('\n');
 
   const info = scan(lines);
   const starts = [0, ...info.flatMap((l, i) => (l.header && i > 0 ? [i] : []))];
-  starts.forEach((start, k) => {
-    const end = k + 1 < starts.length ? starts[k + 1] : lines.length;
-    const err = append(start, end);
-    if (!err) return;
+  const chunkEnd = (k: number) => (k + 1 < starts.length ? starts[k + 1] : lines.length);
+  // Runs of chunks are tried together and halved only where they fail, so one error among 3,000 good tables
+  // costs a dozen parses, not 3,000.
+  const keep = (lo: number, hi: number, knownBad: boolean): void => {
+    if (stop(starts[lo] + 1)) return;
+    const from = starts[lo];
+    const to = chunkEnd(hi - 1);
+    const r = knownBad ? undefined : attempt(slice(from, to));
+    if (r?.ok) {
+      pieces.push({ from, to });
+      return;
+    }
+    if (hi - lo > 1) {
+      const mid = (lo + hi) >> 1;
+      keep(lo, mid, false);
+      keep(mid, hi, false);
+      return;
+    }
     // Line-by-line recovery names the lines it really drops; the chunk's own error is the fallback,
     // since smol-toml often notices an unclosed value a line or more after it starts.
+    const own = r ?? attempt(slice(from, to));
     const before = errors.length;
-    recoverLines(start, end);
-    if (errors.length === before) report(err.line, `syntax error: ${err.message}`);
-  });
+    recoverLines(from, to);
+    if (errors.length === before && stoppedAt === undefined && !own.ok) report(Math.min(to, from + own.line), `syntax error: ${own.message}`);
+  };
+  keep(0, starts.length, true);
 
   function recoverLines(start: number, end: number): void {
     let skipping = false;
     for (let i = start; i < end; i++) {
       const line = lines[i];
       if (isBlank(line)) continue;
+      if (stop(i + 1)) return;
       if ((i === start && info[i].header) || STRICT_HEADER.test(line)) {
-        const err = append(i, i + 1);
-        skipping = err !== null;
-        if (err) report(i + 1, `syntax error: ${err.message}; the keys of this table are ignored`);
+        const r = attempt(line);
+        skipping = !r.ok;
+        if (r.ok) pieces.push({ from: i, to: i + 1 });
+        else report(i + 1, `syntax error: ${r.message}; the keys of this table are ignored`);
         continue;
       }
       if (skipping) continue;
-      const alone = tryParse(line);
+      const alone = attempt(line);
       if (alone.ok) {
-        const err = append(i, i + 1);
-        if (err) report(i + 1, `${err.message}; line ignored`);
+        pieces.push({ from: i, to: i + 1 });
         continue;
       }
       // A value may span lines (arrays, multi-line strings): grow the piece until it parses.
       let taken = 0;
       if (/[[{]|"""|'''/.test(line)) {
-        for (let j = i + 2; j <= Math.min(end, i + MAX_SPAN); j++) {
+        for (let j = i + 2; j <= Math.min(end, i + MAX_SPAN) && !budget.out; j++) {
           if (STRICT_HEADER.test(lines[j - 1])) break;
-          if (tryParse(lines.slice(i, j).join('\n')).ok) {
-            if (!append(i, j)) taken = j - i;
+          if (!mayClose(lines[j - 1])) continue;
+          if (attempt(slice(i, j)).ok) {
+            taken = j - i;
+            pieces.push({ from: i, to: j });
             break;
           }
         }
@@ -161,13 +210,53 @@ export function parseTomlRecovering(input: string): RecoveredToml {
     }
   }
 
-  if (unreportedCount > 0) errors.push({ line: unreportedLine, message: `${unreportedCount} more syntax errors from here on are not listed` });
-  const value = tryParse(good.join('\n'));
-  return {
-    value: value.ok ? value.value : {},
-    errors: errors.sort((a, b) => a.line - b.line),
-    locate: locator(good, goodMap),
+  // Everything kept parses alone; together, a piece may still clash (a duplicate key or table): drop it and retry.
+  const build = (ps: readonly Piece[]) => {
+    const good: string[] = [];
+    const map: number[] = [];
+    for (const p of ps) for (let i = p.from; i < p.to; i++) {
+      good.push(lines[i]);
+      map.push(i + 1);
+    }
+    return { good, map };
   };
+  let kept = pieces;
+  let doc = build(kept);
+  let value: Record<string, unknown> = {};
+  for (let tries = 0; ; tries++) {
+    const r = attempt(doc.good.join('\n'));
+    if (r.ok) {
+      value = r.value;
+      break;
+    }
+    const line = doc.map[Math.min(doc.map.length, Math.max(1, r.line)) - 1] ?? 1;
+    if (tries >= 8 || budget.out) {
+      // Out of budget: the longest run of pieces from the top that parses together, by bisection.
+      let lo = 0;
+      let hi = kept.length;
+      while (lo < hi) {
+        const mid = Math.ceil((lo + hi) / 2);
+        if (tryParse(build(kept.slice(0, mid)).good.join('\n')).ok) lo = mid;
+        else hi = mid - 1;
+      }
+      const rest = kept[lo];
+      kept = kept.slice(0, lo);
+      doc = build(kept);
+      const v = tryParse(doc.good.join('\n'));
+      value = v.ok ? v.value : {};
+      if (rest) stoppedAt = Math.min(stoppedAt ?? Infinity, rest.from + 1);
+      break;
+    }
+    const bad = kept.findIndex((p) => line >= p.from + 1 && line <= p.to);
+    report(line, `${r.message}; ${bad >= 0 && kept[bad].to - kept[bad].from > 1 ? 'lines ignored' : 'line ignored'}`);
+    kept = bad >= 0 ? kept.filter((_, i) => i !== bad) : kept.slice(0, -1);
+    doc = build(kept);
+  }
+  if (stoppedAt !== undefined) {
+    const why = errors.length >= MAX_ERRORS ? `more than ${MAX_ERRORS} syntax errors` : 'too many errors to recover from cheaply';
+    errors.push({ line: stoppedAt, message: `${why}: the rest of the file from here on is ignored` });
+  }
+  return { value, errors: errors.sort((a, b) => a.line - b.line), locate: locator(doc.good, doc.map) };
 }
 
 /** Reads a dotted TOML key (bare, "basic" or 'literal' parts) starting at `pos`. */
@@ -208,8 +297,10 @@ function locator(lines: readonly string[], map: readonly number[]): RecoveredTom
   const found = new Map<string, number>();
   const arrayIndex = new Map<string, number>();
   const k = (p: Segs) => JSON.stringify(p);
+  // Only the first levels of a key are noted: config keys are never deeper, and a 50,000-part dotted key
+  // would otherwise cost quadratic memory here (it once exhausted the heap).
   const note = (p: Segs, line: number) => {
-    for (let n = 1; n <= p.length; n++) if (!found.has(k(p.slice(0, n)))) found.set(k(p.slice(0, n)), line);
+    for (let n = 1; n <= Math.min(p.length, OPTIONS.maxDepth); n++) if (!found.has(k(p.slice(0, n)))) found.set(k(p.slice(0, n)), line);
   };
   let table: Segs = [];
   const info = scan(lines);
@@ -240,7 +331,7 @@ function locator(lines: readonly string[], map: readonly number[]): RecoveredTom
     if (key && line[key.pos] === '=') note([...table, ...key.segs], lineNo);
   });
   return (path) => {
-    for (let n = path.length; n > 0; n--) {
+    for (let n = Math.min(path.length, OPTIONS.maxDepth); n > 0; n--) {
       const line = found.get(k(path.slice(0, n)));
       if (line !== undefined) return line;
     }

@@ -1,4 +1,5 @@
 // Pure rule engine: compiles a rule set's regexes once, then maps a screen snapshot to the state of the best rule.
+import { compileLinear, type Pattern } from '../platform/linear-regex.js';
 import { DEFAULT_BOTTOM_LINES, type DetectState, type Fallback, type Region, type Rule } from './rules-schema.js';
 
 /** What detection reads: a plain-text view of the visible screen (src/server/screen.ts snapshot()). */
@@ -19,9 +20,9 @@ export interface CompiledRule {
   priority: number;
   region: Region;
   bottomLines: number;
-  all: readonly RegExp[];
-  any: readonly RegExp[];
-  none: readonly RegExp[];
+  all: readonly Pattern[];
+  any: readonly Pattern[];
+  none: readonly Pattern[];
   busy: boolean;
   plain: boolean;
   /** The file the rule came from (built-in or user), for `castellan detect` and diagnostics. */
@@ -68,7 +69,8 @@ export function compilePattern(src: string): RegExp {
 
 export interface RuleSetInput {
   agent: string;
-  rules: ReadonlyArray<{ rule: Rule; source: string }>;
+  /** `linear`: the rule comes from a user's file, so its patterns are matched in linear time (RE2 syntax). */
+  rules: ReadonlyArray<{ rule: Rule; source: string; linear?: boolean }>;
   bottomLines?: number;
   fallback?: Fallback;
   verified?: string;
@@ -78,10 +80,12 @@ export interface RuleSetInput {
 export function compileRuleSet(input: RuleSetInput): { set: CompiledRuleSet; problems: RuleProblem[] } {
   const problems: RuleProblem[] = [];
   const compiled: Array<CompiledRule & { order: number }> = [];
-  input.rules.forEach(({ rule, source }, order) => {
+  input.rules.forEach(({ rule, source, linear }, order) => {
     if (!rule.enabled) return;
     try {
-      const re = (list: readonly string[] | undefined) => (list ?? []).map(compilePattern);
+      // Built-in rules are ours, reviewed and tested against hostile screens, and use lookarounds; a user's are not.
+      const one = linear ? (src: string) => compileLinear(src, { multiline: true }) : compilePattern;
+      const re = (list: readonly string[] | undefined) => (list ?? []).map(one);
       compiled.push({
         id: rule.id, state: rule.state, priority: rule.priority, region: rule.region,
         bottomLines: rule.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES,

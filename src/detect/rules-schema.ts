@@ -21,7 +21,8 @@ export const ruleSchema = z.strictObject({
   region: z.enum(REGIONS).default('bottom'),
   /** For region = "bottom": how many non-blank rows, counted up from the last one. */
   bottom_lines: z.number().int().min(1).max(500).optional(),
-  /** Regexes (JavaScript syntax, flags "mu": ^ and $ match at each row, rows joined by "\n"). */
+  /** Regexes (^ and $ match at each row, rows joined by "\n"): JavaScript syntax in the built-in files, RE2 syntax
+   *  (linear time: no lookarounds or backreferences) in a user's ~/.castellan/detect files. */
   all: patterns.optional(),
   any: patterns.optional(),
   none: patterns.optional(),

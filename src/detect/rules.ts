@@ -1,7 +1,8 @@
 // Loads detection rule sets: built-in TOML files shipped in src/detect/rules/, merged with the user's
 // ~/.castellan/detect/<agent>.toml (same id replaces, enabled = false removes). Never throws: bad files,
 // rules and regexes become diagnostics and the rest is used.
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, readdirSync } from 'node:fs';
+import { readFileBounded } from '../platform/read-file.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTomlRecovering } from '../config/toml.js';
@@ -91,31 +92,26 @@ function readRuleFiles(dir: string, diags: DetectDiagnostic[]): Array<{ file: st
   const out: Array<{ file: string; parsed: ParsedFile }> = [];
   for (const name of names) {
     const file = join(dir, name);
-    let text: string;
-    try {
-      text = readFileSync(file, 'utf8');
-    } catch (err) {
-      diags.push({ severity: 'error', file, message: `cannot read: ${(err as Error).message}` });
+    const r = readFileBounded(file, MAX_FILE_BYTES);
+    if (!r.ok) {
+      diags.push({ severity: 'error', file, message: `cannot read: ${r.message}; ignored` });
       continue;
     }
-    if (text.length > MAX_FILE_BYTES) {
-      diags.push({ severity: 'error', file, message: `larger than ${MAX_FILE_BYTES} bytes; ignored` });
-      continue;
-    }
+    const text = r.buf.toString('utf8');
     const parsed = parseRuleFile(text, file, diags, name.slice(0, -'.toml'.length));
     if (parsed) out.push({ file, parsed });
   }
   return out;
 }
 
-interface Layer { bottomLines: number; fallback?: Fallback; verified?: string; rules: Array<{ rule: Rule; source: string }> }
+interface Layer { bottomLines: number; fallback?: Fallback; verified?: string; rules: Array<{ rule: Rule; source: string; linear?: boolean }> }
 
 /** Merges a user file into an agent's layer: same id replaces in place, new ids are appended. */
-function merge(base: Layer | undefined, file: string, f: ParsedFile): Layer {
+function merge(base: Layer | undefined, file: string, f: ParsedFile, linear = false): Layer {
   const rules = f.replace || !base ? [] : [...base.rules];
   for (const rule of f.rules) {
     const at = rules.findIndex((r) => r.rule.id === rule.id);
-    const entry = { rule, source: file };
+    const entry = { rule, source: file, linear };
     if (at >= 0) rules[at] = entry; else rules.push(entry);
   }
   return {
@@ -141,7 +137,7 @@ export function loadRules(opts: LoadRulesOptions = {}): LoadedRules {
   for (const { file, parsed } of readRuleFiles(builtinDir, diagnostics)) layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed));
   if (!layers.has(GENERIC_AGENT)) diagnostics.push({ severity: 'error', file: builtinDir, message: `no ${GENERIC_AGENT}.toml: unknown programs get no rules` });
   if (opts.userDir) {
-    for (const { file, parsed } of readRuleFiles(opts.userDir, diagnostics)) layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed));
+    for (const { file, parsed } of readRuleFiles(opts.userDir, diagnostics)) layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed, true));
   }
   const sets = new Map<string, CompiledRuleSet>();
   for (const [agent, layer] of layers) {

@@ -1,6 +1,7 @@
 // Runs one agent's hooks of one type: placeholders (shell-quoted), the stdout protocol, deny patterns; failures are warnings, never fatal.
 import type { AgentHookEntry, AgentHookType } from '../config/agents.js';
 import { compilePattern } from '../config/agents.js';
+import type { Pattern } from '../platform/linear-regex.js';
 import { cleanText } from '../core/text.js';
 import { agentSource, type Injection, type Strength } from './inject.js';
 import { controlledEnv } from './payload.js';
@@ -147,7 +148,7 @@ function stdinLine(s: AgentHookSubject, type: AgentHookType, p: AgentHookPayload
 
 /** Does the entry's pattern select this event? Tools match by whole name (agent's or castellan's), texts anywhere. */
 export function entryMatches(e: AgentHookEntry, type: AgentHookType, p: AgentHookPayload, s: AgentHookSubject): boolean {
-  let re: RegExp | undefined;
+  let re: Pattern | undefined;
   try {
     re = compilePattern(e.pattern, type === 'SubagentStop' || type === 'SubagentStart');
   } catch {

@@ -8,7 +8,7 @@ import { NO_UI_REASON, ServerLink, type AskAnswer, type AskQuestion, type EventS
 import { planHooks, type PlannedHook } from './plan.js';
 import { checkCall } from './plan-verify.js';
 import type { Governance } from './policy.js';
-import { readTrust, type TrustData } from './trust.js';
+import { readTrust, type TrustData } from '../config/trust.js';
 
 export interface GovernOptions {
   /** Environment of the caller (default process.env): HOME, CASTELLAN_SOCKET, CASTELLAN_SESSION... and what hooks may inherit. */
@@ -61,8 +61,7 @@ export interface Gov {
 export function prepare(cwd: string, opts: GovernOptions = {}): Gov {
   const env = opts.env ?? process.env;
   const paths = opts.paths ?? resolvePaths({ env });
-  const loaded = opts.loaded ?? loadConfig({ cwd, home: paths.home });
-  const trust = opts.trust ?? readTrust(paths.trustFile).data;
+  const loaded = opts.loaded ?? loadConfig({ cwd, home: paths.home, trust: opts.trust ?? readTrust(paths.trustFile).data });
   const ownLink = opts.link === undefined && !(opts.sink && opts.ask) ? new ServerLink(paths.socket) : undefined;
   const link = opts.link === undefined ? ownLink : opts.link;
   const sink = opts.sink ?? link ?? undefined;
@@ -72,8 +71,8 @@ export function prepare(cwd: string, opts: GovernOptions = {}): Gov {
     env,
     paths,
     loaded,
-    governance: effectiveGovernance(loaded, trust),
-    hooks: planHooks(loaded, trust),
+    governance: effectiveGovernance(loaded),
+    hooks: planHooks(loaded),
     events,
     emit(e) {
       const ev = bound(e) as GovEvent;

@@ -2,22 +2,14 @@
 import { mergeLayers } from '../config/layers.js';
 import type { LoadedConfig } from '../config/load.js';
 import type { Permission } from '../config/schema.js';
-import { NEEDS_TRUST } from './plan.js';
 import type { Governance } from './policy.js';
-import { trustStatus, type TrustData } from './trust.js';
 
 const RANK: Record<Permission, number> = { allow: 0, prompt: 1, deny: 2 };
 const stricter = (a: Permission, b: Permission): Permission => (RANK[b] > RANK[a] ? b : a);
 
 /** Repository layers whose current content is not trusted. */
-export function untrustedLayers(loaded: Pick<LoadedConfig, 'layers' | 'files'>, trust: TrustData): Set<string> {
-  const out = new Set<string>();
-  for (const l of loaded.layers) {
-    if (!NEEDS_TRUST.has(l.layer)) continue;
-    const info = loaded.files.find((f) => f.layer === l.layer && f.path === l.path);
-    if (trustStatus(trust, l.path, info?.sha256) !== 'trusted') out.add(l.path);
-  }
-  return out;
+export function untrustedLayers(loaded: Pick<LoadedConfig, 'layers'>): Set<string> {
+  return new Set(loaded.layers.filter((l) => l.trust !== 'trusted').map((l) => l.path));
 }
 
 /**
@@ -26,8 +18,8 @@ export function untrustedLayers(loaded: Pick<LoadedConfig, 'layers' | 'files'>, 
  * only tightens: a permission applies when it is stricter, plan verify can only be switched on, and
  * high-risk tools only added; its allowlist is ignored.
  */
-export function effectiveGovernance(loaded: Pick<LoadedConfig, 'layers' | 'files'>, trust: TrustData): Governance {
-  const untrusted = untrustedLayers(loaded, trust);
+export function effectiveGovernance(loaded: Pick<LoadedConfig, 'layers'>): Governance {
+  const untrusted = untrustedLayers(loaded);
   const g = structuredClone(mergeLayers(loaded.layers.filter((l) => !untrusted.has(l.path)).map((l) => l.value)).governance);
   for (const l of loaded.layers) {
     if (!untrusted.has(l.path)) continue;

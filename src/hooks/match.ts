@@ -1,4 +1,5 @@
 // Hook matchers: which tool (or, for session events, which plugin) a `matcher = "..."` selects.
+import { compileLinear, type Pattern } from '../platform/linear-regex.js';
 
 /** Names made only of these characters are compared exactly (a `|`-list of them is a list of names). */
 const NAME_LIST = /^[A-Za-z0-9_.:/@-]+(\|[A-Za-z0-9_.:/@-]+)*$/;
@@ -6,14 +7,14 @@ const NAME_LIST = /^[A-Za-z0-9_.:/@-]+(\|[A-Za-z0-9_.:/@-]+)*$/;
 export type CompiledMatcher =
   | { kind: 'any' }
   | { kind: 'names'; names: ReadonlySet<string> }
-  | { kind: 'regex'; re: RegExp }
+  | { kind: 'regex'; re: Pattern }
   | { kind: 'invalid'; error: string };
 
 const cache = new Map<string, CompiledMatcher>();
 
 /**
  * `undefined`, `""` and `"*"` match everything; `shell|exec` is an exact list of names; anything else is
- * a regular expression that must match the whole name (`mcp__.*`). An invalid expression matches nothing:
+ * a regular expression (RE2 syntax, matched in linear time) that must match the whole name (`mcp__.*`). An invalid expression matches nothing:
  * a typo must not widen a hook to every tool, and `castellan config check` reports it.
  */
 export function compileMatcher(matcher: string | undefined): CompiledMatcher {
@@ -25,7 +26,7 @@ export function compileMatcher(matcher: string | undefined): CompiledMatcher {
   if (NAME_LIST.test(m)) out = { kind: 'names', names: new Set(m.split('|')) };
   else {
     try {
-      out = { kind: 'regex', re: new RegExp(`^(?:${m})$`) };
+      out = { kind: 'regex', re: compileLinear(m, { whole: true }) };
     } catch (e) {
       out = { kind: 'invalid', error: (e as Error).message };
     }

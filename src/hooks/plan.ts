@@ -3,7 +3,7 @@ import { hookKey } from '../config/layers.js';
 import type { LayerName, LoadedConfig } from '../config/load.js';
 import type { Hook, HookEvent } from '../config/schema.js';
 import { matches } from './match.js';
-import { inertReason, trustStatus, type TrustData, type TrustStatus } from './trust.js';
+import { inertReason, type TrustStatus } from '../config/trust.js';
 
 export const DEFAULT_HOOK_TIMEOUT_MS = 30_000;
 
@@ -21,9 +21,6 @@ export interface PlannedHook {
   inert?: string;
 }
 
-/** Layers that live in the repository and so need `castellan trust` before their hooks run. */
-export const NEEDS_TRUST: ReadonlySet<LayerName> = new Set<LayerName>(['project', 'local']);
-
 export const hookId = (h: Hook): string => h.id ?? `${h.event}:${h.command}`;
 
 /**
@@ -31,12 +28,11 @@ export const hookId = (h: Hook): string => h.id ?? `${h.event}:${h.command}`;
  * when one copy comes from a trusted file, that copy is the one kept, so repeating a user hook in an
  * untrusted project neither runs it twice nor switches it off.
  */
-export function planHooks(loaded: Pick<LoadedConfig, 'layers' | 'files' | 'projectRoot'>, trust: TrustData): PlannedHook[] {
+export function planHooks(loaded: Pick<LoadedConfig, 'layers' | 'projectRoot'>): PlannedHook[] {
   const byKey = new Map<string, PlannedHook>();
   const order: string[] = [];
   for (const layer of loaded.layers) {
-    const info = loaded.files.find((f) => f.layer === layer.layer && f.path === layer.path);
-    const status: TrustStatus = NEEDS_TRUST.has(layer.layer) ? trustStatus(trust, layer.path, info?.sha256) : 'trusted';
+    const status: TrustStatus = layer.trust;
     for (const hook of layer.value.hooks?.hooks ?? []) {
       const planned: PlannedHook = {
         hook,

@@ -4,7 +4,7 @@ import { stripControls } from '../core/text.js';
 import { untrustedLayers } from './governance-config.js';
 import { matcherProblem } from './match.js';
 import { planHooks } from './plan.js';
-import { readTrust } from './trust.js';
+import { readTrust } from '../config/trust.js';
 
 /** A configured hook in one line (`PreToolUse [shell]: ./check.sh`), safe to print. */
 export function describeHook(h: { event: string; matcher?: string; command: string }): string {
@@ -24,8 +24,8 @@ export interface HookRow {
 }
 
 export function hookReport(loaded: LoadedConfig, trustFilePath: string): { hooks: HookRow[]; diagnostics: Diagnostic[] } {
-  const { data, problem } = readTrust(trustFilePath);
-  const planned = planHooks(loaded, data);
+  const { problem } = readTrust(trustFilePath);
+  const planned = planHooks(loaded);
   const diagnostics: Diagnostic[] = [];
   if (problem) diagnostics.push({ severity: 'warning', file: trustFilePath, message: problem });
   const inertByFile = new Map<string, { count: number; reason: string }>();
@@ -51,7 +51,7 @@ export function hookReport(loaded: LoadedConfig, trustFilePath: string): { hooks
   for (const [file, { count, reason }] of inertByFile) {
     diagnostics.push({ severity: 'warning', file, path: 'hooks.hooks', message: `${count} hook(s) inert: ${reason}` });
   }
-  const untrusted = untrustedLayers(loaded, data);
+  const untrusted = untrustedLayers(loaded);
   for (const l of loaded.layers) {
     if (untrusted.has(l.path) && l.value.governance) {
       diagnostics.push({ severity: 'warning', file: l.path, path: 'governance', message: 'this file is not trusted (or changed since): its governance settings can only tighten the policy until you run `castellan trust`' });

@@ -10,7 +10,7 @@ import type { State } from '../core/types.js';
 import { runAgentHooks, type AgentHookPayload, type AgentHookReply, type AgentHookRunEvent } from '../hooks/agent-hooks.js';
 import { agentSource, render, renderAll, type Injection } from '../hooks/inject.js';
 import { AgentHookRegistry, type AgentScope } from '../hooks/registry.js';
-import { readTrust } from '../hooks/trust.js';
+import { readTrust } from '../config/trust.js';
 import type { Paths } from '../platform/paths.js';
 import { ApiError } from '../api/errors.js';
 import { deliverFirst, rememberTyped, typeInto } from './agent-delivery.js';

@@ -2,6 +2,7 @@
 import { formatDiagnostic, loadConfig, type Diagnostic, type LoadedConfig } from '../config/load.js';
 import type { Config } from '../config/schema.js';
 import { listThemes, loadTheme, type Theme } from '../config/themes.js';
+import { readTrust } from '../config/trust.js';
 import type { Paths } from '../platform/paths.js';
 
 export class ConfigHolder {
@@ -21,7 +22,7 @@ export class ConfigHolder {
 
   /** Reads every layer again; a bad file yields diagnostics and the last good values of the rest. */
   reload(): Diagnostic[] {
-    this.loaded = loadConfig({ cwd: this.o.cwd, home: this.o.paths.home });
+    this.loaded = loadConfig({ cwd: this.o.cwd, home: this.o.paths.home, trust: readTrust(this.o.paths.trustFile).data });
     const t = loadTheme(this.themeOverride ?? this.loaded.config.ui.theme, { userDir: this.o.paths.userThemes });
     this.theme = t.theme;
     this.diagnostics = [...this.loaded.diagnostics, ...t.diagnostics];

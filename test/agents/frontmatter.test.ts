@@ -5,7 +5,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { guessKind, loadAgents, parseAgentFile } from '../../src/config/agents.js';
-import { readTrust, trustFile } from '../../src/hooks/trust.js';
+import { readTrust, trustFile } from '../../src/config/trust.js';
 
 const GOOD = `---
 name: my-agent

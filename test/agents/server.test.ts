@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import type { ApiClient } from '../../src/api/client.js';
 import { RpcError } from '../../src/api/client.js';
-import { trustFile } from '../../src/hooks/trust.js';
+import { trustFile } from '../../src/config/trust.js';
 import { startInProcess, waitFor, type InProcessServer } from '../api/in-process.js';
 import { collectEvents, markReady, outOf, writeAgent, writeFakeAgent } from './support.js';
 

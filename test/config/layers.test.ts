@@ -7,6 +7,7 @@ import { dirname, join } from 'node:path';
 import { findProjectRoot, loadConfig } from '../../src/config/load.js';
 import { mergeLayers } from '../../src/config/layers.js';
 import { DEFAULT_CONFIG } from '../../src/config/schema.js';
+import { readTrust, trustFile } from '../../src/config/trust.js';
 
 interface Env {
   /** What a directory with no markers of its own resolves to (the temp root, unless tmp sits in a repo). */
@@ -14,6 +15,8 @@ interface Env {
   home: string;
   project: string;
   write(rel: string, text: string): string;
+  /** A trust store in which every named repository file is trusted as it is now. */
+  trust(...rels: string[]): ReturnType<typeof readTrust>['data'];
 }
 
 function tempEnv(t: { after(fn: () => void): void }): Env {
@@ -33,6 +36,11 @@ function tempEnv(t: { after(fn: () => void): void }): Env {
       mkdirSync(dirname(p), { recursive: true });
       writeFileSync(p, text);
       return p;
+    },
+    trust(...rels) {
+      const store = join(root, 'trust.json');
+      for (const rel of rels) trustFile(store, join(root, rel), project);
+      return readTrust(store).data;
     },
   };
 }
@@ -70,7 +78,7 @@ test('precedence is local > project > user, per key, with [keys] merged entry by
   env.write(USER, '[ui]\ntheme = "u"\nscrollback = 1\nmouse = false\n[keys]\nprefix = "C-a"\n"prefix |" = "pane.split right"\n[governance.permissions]\nshell = "deny"\n');
   env.write(PROJECT, '[ui]\ntheme = "p"\nscrollback = 2\n[keys]\n"prefix -" = "pane.split down"\n[governance.permissions]\nexec = "prompt"\n');
   env.write(LOCAL, '[ui]\ntheme = "l"\n[keys]\n"prefix |" = "none"\n');
-  const r = loadConfig({ cwd: join(env.project), home: env.home });
+  const r = loadConfig({ cwd: join(env.project), home: env.home, trust: env.trust(PROJECT, LOCAL) });
   assert.deepEqual(r.diagnostics, []);
   assert.equal(r.config.ui.theme, 'l');
   assert.equal(r.config.ui.scrollback, 2);
@@ -98,7 +106,7 @@ test('hooks add up across layers, exact duplicates removed, first copy kept', (t
   env.write(USER, hook('SessionStart', './u.sh') + hook('PreToolUse', './guard.sh', 'shell'));
   env.write(PROJECT, hook('session_start', './u.sh') + hook('PreToolUse', './guard.sh', 'exec') + hook('PostToolUse', './p.sh'));
   env.write(LOCAL, hook('PostToolUse', './p.sh') + hook('SessionEnd', './l.sh'));
-  const r = loadConfig({ cwd: env.project, home: env.home });
+  const r = loadConfig({ cwd: env.project, home: env.home, trust: env.trust(PROJECT, LOCAL) });
   assert.deepEqual(
     r.config.hooks.hooks.map((h) => [h.event, h.command, h.matcher]),
     [

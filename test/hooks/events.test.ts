@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { governPostToolUse, governPreToolUse, governSessionEnd, governSessionStart } from '../../src/hooks/pipeline.js';
-import { trustFile } from '../../src/hooks/trust.js';
+import { trustFile } from '../../src/config/trust.js';
 import { waitFor } from '../support/wait-for.js';
 import { alive, hookToml, makeWorld, readJson, type World } from './helpers.js';
 

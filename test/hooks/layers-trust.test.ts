@@ -8,7 +8,7 @@ import { effectiveGovernance } from '../../src/hooks/governance-config.js';
 import { matches } from '../../src/hooks/match.js';
 import { governPreToolUse } from '../../src/hooks/pipeline.js';
 import { hooksFor, planHooks } from '../../src/hooks/plan.js';
-import { readTrust, revokeTrust, trustFile, trustStatus } from '../../src/hooks/trust.js';
+import { readTrust, revokeTrust, trustFile, trustStatus } from '../../src/config/trust.js';
 import { hookToml, makeWorld, type World } from './helpers.js';
 
 let w: World;
@@ -43,9 +43,9 @@ describe('layers', () => {
     w.write('proj/.castellan/local.toml', hookToml({ event: 'PreToolUse', command: marker(w, 'local') }) + hookToml({ ...dup, event: 'PreToolUse' }));
     trustFile(w.paths.trustFile, join(w.project, 'castellan.toml'));
     trustFile(w.paths.trustFile, join(w.project, '.castellan/local.toml'));
-    const loaded = loadConfig({ cwd: w.project, home: w.home });
+    const loaded = loadConfig({ cwd: w.project, home: w.home, trust: readTrust(w.paths.trustFile).data });
     assert.deepEqual(loaded.diagnostics, []);
-    const planned = planHooks(loaded, readTrust(w.paths.trustFile).data);
+    const planned = planHooks(loaded);
     assert.deepEqual(planned.map((p) => p.layer), ['user', 'user', 'project', 'local']);
     const r = await governPreToolUse({ tool: 'shell', argv: ['true'], cwd: w.project }, w.opts());
     assert.equal(r.decision, 'allow');
@@ -65,7 +65,7 @@ describe('layers', () => {
     const h = { event: 'PreToolUse', command: 'true' };
     w.write('home/.castellan/config.toml', hookToml(h));
     w.write('proj/castellan.toml', hookToml(h));
-    const planned = planHooks(loadConfig({ cwd: w.project, home: w.home }), readTrust(w.paths.trustFile).data);
+    const planned = planHooks(loadConfig({ cwd: w.project, home: w.home, trust: readTrust(w.paths.trustFile).data }));
     assert.equal(planned.length, 1);
     assert.equal(planned[0].layer, 'user');
     assert.equal(planned[0].inert, undefined);
@@ -108,10 +108,10 @@ describe('trust', () => {
     const file = w.write('proj/castellan.toml', '# empty\n');
     const { sha256 } = trustFile(w.paths.trustFile, file);
     const data = readTrust(w.paths.trustFile).data;
-    assert.equal(trustStatus(data, file, sha256), 'trusted');
-    assert.equal(trustStatus(data, file, '0'.repeat(64)), 'changed');
+    assert.equal(trustStatus(data, file, sha256, w.project), 'trusted');
+    assert.equal(trustStatus(data, file, '0'.repeat(64), w.project), 'changed');
     assert.equal(revokeTrust(w.paths.trustFile, file), true);
-    assert.equal(trustStatus(readTrust(w.paths.trustFile).data, file, sha256), 'untrusted');
+    assert.equal(trustStatus(readTrust(w.paths.trustFile).data, file, sha256, w.project), 'untrusted');
     assert.equal(revokeTrust(w.paths.trustFile, file), false);
   });
 
@@ -126,14 +126,13 @@ describe('trust', () => {
   test('an untrusted repository file can tighten the policy but never loosen it', () => {
     w.write('home/.castellan/config.toml', '[governance.permissions]\nshell = "prompt"\ngit = "allow"\n');
     w.write('proj/castellan.toml', '[governance.permissions]\nshell = "allow"\ngit = "deny"\n[governance.plan_verify]\nenabled = true\nallowlisted_tools = ["shell"]\n');
-    const loaded = loadConfig({ cwd: w.project, home: w.home });
-    let g = effectiveGovernance(loaded, readTrust(w.paths.trustFile).data);
+    let g = effectiveGovernance(loadConfig({ cwd: w.project, home: w.home, trust: readTrust(w.paths.trustFile).data }));
     assert.equal(g.permissions.shell, 'prompt');
     assert.equal(g.permissions.git, 'deny');
     assert.equal(g.plan_verify.enabled, true);
     assert.deepEqual(g.plan_verify.allowlisted_tools, []);
     trustFile(w.paths.trustFile, join(w.project, 'castellan.toml'));
-    g = effectiveGovernance(loaded, readTrust(w.paths.trustFile).data);
+    g = effectiveGovernance(loadConfig({ cwd: w.project, home: w.home, trust: readTrust(w.paths.trustFile).data }));
     assert.equal(g.permissions.shell, 'allow', 'once trusted, project > user as usual');
     assert.deepEqual(g.plan_verify.allowlisted_tools, ['shell']);
   });
@@ -141,7 +140,7 @@ describe('trust', () => {
   test('hooksFor splits runnable and inert hooks by event and subject', () => {
     w.write('home/.castellan/config.toml', hookToml({ event: 'PreToolUse', command: 'a', matcher: 'shell' }) + hookToml({ event: 'SessionStart', command: 'b', matcher: 'claude' }));
     w.write('proj/castellan.toml', hookToml({ event: 'PreToolUse', command: 'c' }));
-    const planned = planHooks(loadConfig({ cwd: w.project, home: w.home }), readTrust(w.paths.trustFile).data);
+    const planned = planHooks(loadConfig({ cwd: w.project, home: w.home, trust: readTrust(w.paths.trustFile).data }));
     const pre = hooksFor(planned, 'PreToolUse', 'shell');
     assert.deepEqual(pre.run.map((p) => p.hook.command), ['a']);
     assert.deepEqual(pre.inert.map((p) => p.hook.command), ['c']);

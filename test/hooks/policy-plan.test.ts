@@ -7,7 +7,7 @@ import { parsePlanText } from '../../src/hooks/plan-file.js';
 import { argvMatches, checkCall, globMatch, parsePlan } from '../../src/hooks/plan-verify.js';
 import { governPreToolUse } from '../../src/hooks/pipeline.js';
 import { permissionFor } from '../../src/hooks/policy.js';
-import { trustFile } from '../../src/hooks/trust.js';
+import { trustFile } from '../../src/config/trust.js';
 import { makeWorld, type World } from './helpers.js';
 
 let w: World;

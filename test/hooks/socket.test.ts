@@ -12,7 +12,7 @@ import execCmd from '../../src/cli/commands/exec.js';
 import runCmd from '../../src/cli/commands/run.js';
 import { ServerLink } from '../../src/hooks/emit.js';
 import { governPreToolUse } from '../../src/hooks/pipeline.js';
-import { trustFile } from '../../src/hooks/trust.js';
+import { trustFile } from '../../src/config/trust.js';
 import { startInProcess, waitFor, type InProcessServer } from '../api/in-process.js';
 import { fakeCtx, hookToml, makeWorld, type World } from './helpers.js';
 

@@ -2,7 +2,7 @@
 import { formatDiagnostic } from '../../config/load.js';
 import { stripControls } from '../../core/text.js';
 import { agentSummary, loadAgents } from '../../config/agents.js';
-import { readTrust } from '../../hooks/trust.js';
+import { readTrust } from '../../config/trust.js';
 import { table } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
 

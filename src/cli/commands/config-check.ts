@@ -3,7 +3,7 @@ import { loadAgents } from '../../config/agents.js';
 import { formatDiagnostic, loadConfig, type Diagnostic } from '../../config/load.js';
 import { loadTheme } from '../../config/themes.js';
 import { describeHook, hookReport } from '../../hooks/report.js';
-import { readTrust } from '../../hooks/trust.js';
+import { readTrust } from '../../config/trust.js';
 import { harnessMatrix, unsupportedStages, type MatrixStage } from '../../integrations/matrix.js';
 import { DEFAULT_BINDINGS } from '../../input/default-keymap.js';
 import { buildKeymap } from '../../input/keymap.js';
@@ -36,7 +36,7 @@ export default defineCommand({
   summary: 'Validate ~/.castellan/config.toml, castellan.toml and .castellan/local.toml (as seen from here) and the theme.',
   options: { json: { type: 'boolean' } },
   run: async (ctx, { values }) => {
-    const loaded = loadConfig({ cwd: ctx.cwd, home: ctx.paths.home });
+    const loaded = loadConfig({ cwd: ctx.cwd, home: ctx.paths.home, trust: readTrust(ctx.paths.trustFile).data });
     const theme = loadTheme(loaded.config.ui.theme, { userDir: ctx.paths.userThemes });
     const keys = buildKeymap(DEFAULT_BINDINGS, loaded.config.keys ?? {});
     const keyFile = loaded.files.filter((f) => f.exists).map((f) => f.path).pop() ?? 'config';

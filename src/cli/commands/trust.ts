@@ -4,7 +4,7 @@ import { agentDirs, agentFiles, parseAgentFile } from '../../config/agents.js';
 import { findProjectRoot, layerPaths, parseConfigText } from '../../config/load.js';
 import { stripControls } from '../../core/text.js';
 import { describeHook } from '../../hooks/report.js';
-import { canonicalPath, readTrust, revokeTrust, sha256, trustFile } from '../../hooks/trust.js';
+import { canonicalPath, readTrust, revokeTrust, sha256, trustFile } from '../../config/trust.js';
 import { table } from '../cli-util.js';
 import { defineCommand, EXIT, type CliContext } from '../define-command.js';
 
@@ -58,10 +58,12 @@ function list(ctx: CliContext, json: boolean): number {
 export default defineCommand({
   name: 'trust',
   usage: 'castellan trust [FILE...] | castellan trust --list | castellan trust --revoke [FILE...]',
-  summary: 'Let the hooks of a repository config file run (and its agent definitions start): records its sha256; a changed file needs trusting again.',
+  summary: 'Let a repository config file run hooks and choose programs (shell, keys, agents), and its agent definitions start: records its sha256 for this repository; a changed file needs trusting again.',
   details: [
     'Hooks from castellan.toml and .castellan/local.toml (they live in the repository, which you may just have cloned)',
-    'stay inert until you trust the file. Without FILE: those two files and .castellan/agents/*.md (agent definitions, which',
+    'stay inert until you trust the file, and so do its settings that run or choose a program ([session], [keys], [agents]);',
+    'until then only its looks ([ui]) apply, and its governance and limits may only tighten yours. Trust binds to the file',
+    'where it is and to this repository: a symlink to a file trusted elsewhere is not trusted here. Without FILE: those two files and .castellan/agents/*.md (agent definitions, which',
     'cannot start until trusted) of the project found from here. The trust store',
     'is a 0600 file in your state directory. `castellan config check` says which hooks are inert and why.',
   ].join('\n'),
@@ -88,7 +90,7 @@ export default defineCommand({
         results.push({ path: r.path, sha256: r.sha256, trusted: true });
         if (!values.json) {
           const hooks = hookLines(r.path);
-          const what = r.path.endsWith('.md') ? 'this agent may now start' : 'its hooks may now run';
+          const what = r.path.endsWith('.md') ? 'this agent may now start' : 'its hooks may now run and its settings apply';
           ctx.out(`trusted ${r.path} (sha256 ${r.sha256.slice(0, 12)})${hooks.length ? `; ${what}:\n${hooks.join('\n')}` : ''}`);
         }
       } catch (e) {
