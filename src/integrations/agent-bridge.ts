@@ -26,19 +26,42 @@ export function agentIdOf(env: NodeJS.ProcessEnv): string | undefined {
   return id && AGENT_ID.test(id) ? id : undefined;
 }
 
-/** One agent.hook request to the pane's server. Throws when the server cannot be asked. */
+/**
+ * The most tool_input castellan sends to an agent's own hooks, as agent.hook (api/methods/agent-hook.ts) accepts it.
+ * Under the socket's 4 MiB line limit (api/protocol.ts MAX_LINE_BYTES, not imported: it brings zod), which the server
+ * answers with an error carrying no id: a request over it would only time out.
+ */
+export const AGENT_HOOK_INPUT_MAX = 3 * 1024 * 1024;
+const LINE_MAX = 4 * 1024 * 1024 - 1024;
+
+/** The reply deadline: the agent's own (AGENT_REPLY_MS), shortened by CASTELLAN_HOOK_REPLY_MS (tests). */
+function replyDeadline(env: NodeJS.ProcessEnv, ms: number): number {
+  const v = Number(env.CASTELLAN_HOOK_REPLY_MS);
+  return Number.isInteger(v) && v > 0 ? Math.min(v, ms) : ms;
+}
+
+/** An agent.hook reply, or a throw: a server answering anything else must not read as "allow". */
+function hookReply(r: unknown): AgentHookReply {
+  const x = obj(r);
+  if (typeof x.registered !== 'boolean' || (x.decision !== 'allow' && x.decision !== 'deny') || !Array.isArray(x.contexts)) {
+    throw new Error(`the server's agent.hook reply is not one (${JSON.stringify(r)?.slice(0, 80)})`);
+  }
+  return { registered: x.registered, decision: x.decision, ...(typeof x.reason === 'string' ? { reason: x.reason } : {}), contexts: x.contexts.map(String), ...(typeof x.prompt === 'string' ? { prompt: x.prompt } : {}) };
+}
+
+/** One agent.hook request to the pane's server. Throws when the server cannot be asked or answers nonsense. */
 export async function askAgentHook(o: { env: NodeJS.ProcessEnv; socket: string; hookType: string; payload?: Record<string, unknown>; timeoutMs: number }): Promise<AgentHookReply> {
   const agentId = agentIdOf(o.env);
   if (!agentId) return { registered: false, decision: 'allow', contexts: [] };
+  const pane = o.env.CASTELLAN_PANE_ID;
+  const params = { agent_id: agentId, hook_type: o.hookType, payload: o.payload ?? {}, ...(pane && /^w\d+:p\d+$/.test(pane) ? { pane_id: pane } : {}) };
+  // Refused here, at once and with the reason, rather than by the server after the agent waited for a timeout.
+  const input = o.payload?.tool_input === undefined ? 0 : JSON.stringify(o.payload.tool_input).length;
+  if (input > AGENT_HOOK_INPUT_MAX) throw new Error(`the tool input (${input} characters) is larger than the ${AGENT_HOOK_INPUT_MAX} the agent's own hooks accept`);
+  if (JSON.stringify(params).length > LINE_MAX) throw new Error(`the agent.hook request is larger than the server's ${LINE_MAX + 1024}-byte line limit`);
   const link = await SocketLink.connect(o.socket, CONNECT_MS);
   try {
-    const pane = o.env.CASTELLAN_PANE_ID;
-    const r = await link.request<AgentHookReply>(
-      'agent.hook',
-      { agent_id: agentId, hook_type: o.hookType, payload: o.payload ?? {}, ...(pane && /^w\d+:p\d+$/.test(pane) ? { pane_id: pane } : {}) },
-      o.timeoutMs,
-    );
-    return { registered: !!r.registered, decision: r.decision === 'deny' ? 'deny' : 'allow', ...(r.reason ? { reason: r.reason } : {}), contexts: Array.isArray(r.contexts) ? r.contexts.map(String) : [], ...(typeof r.prompt === 'string' ? { prompt: r.prompt } : {}) };
+    return hookReply(await link.request('agent.hook', params, replyDeadline(o.env, o.timeoutMs)));
   } finally {
     link.close();
   }

@@ -11,8 +11,6 @@ import { HARNESS_TABLES, isAgentName } from './tables.js';
 
 export const CONNECT_TIMEOUT_MS = 300;
 export const REPLY_TIMEOUT_MS = 800;
-const STDIN_TIMEOUT_MS = 1000;
-const STDIN_MAX_BYTES = 8 * 1024 * 1024;
 const LOG_MAX_BYTES = 1024 * 1024;
 const PANE_ID = /^w\d+:p\d+$/;
 
@@ -41,37 +39,6 @@ export interface BridgeResult {
 /** Microseconds since the epoch at which this process started: the closest stand-in for "when the agent fired the event". */
 export function eventSeq(): number {
   return Math.round(performance.timeOrigin * 1000);
-}
-
-/** Reads a hook payload from stdin: nothing from a terminal, at most STDIN_MAX_BYTES, and never waits past the deadline. */
-export function readStdin(stream: NodeJS.ReadStream = process.stdin, timeoutMs = STDIN_TIMEOUT_MS): Promise<string> {
-  if (stream.isTTY) return Promise.resolve('');
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = () => {
-      if (done) return;
-      done = true;
-      clearTimeout(timer);
-      stream.removeAllListeners('data');
-      stream.destroy();
-      resolve(Buffer.concat(chunks).toString('utf8'));
-    };
-    const timer = setTimeout(finish, timeoutMs);
-    stream.on('data', (c: Buffer | string) => {
-      const b = typeof c === 'string' ? Buffer.from(c) : c;
-      size += b.length;
-      if (size > STDIN_MAX_BYTES) {
-        chunks.length = 0;
-        finish();
-        return;
-      }
-      chunks.push(b);
-    });
-    stream.once('end', finish);
-    stream.once('error', finish);
-  });
 }
 
 export function parsePayload(text: string | undefined): unknown {

@@ -1,4 +1,5 @@
 // Governance through agents' own tool hooks: castellan's pipeline decides, the answer speaks the agent's protocol.
+import { appendAudit } from '../hooks/audit.js';
 import type { AgentName } from './types.js';
 
 export interface HookAnswer {
@@ -54,6 +55,51 @@ function answer(agent: AgentName, decision: 'allow' | 'deny' | 'ask', reason: st
     case 'pi':
       return { exitCode: 0, stdout: JSON.stringify({ block: true, reason: why }) };
   }
+}
+
+/** A denial in the agent's own protocol (what a tool-gating event answers when castellan cannot decide). */
+export function denyAnswer(agent: AgentName, reason: string): HookAnswer {
+  return answer(agent, 'deny', reason);
+}
+
+export interface UnreadableInput {
+  agent: AgentName;
+  event: string;
+  /** Why the payload cannot be judged (hook-input.ts). */
+  why: string;
+  /** Payload bytes read before giving up. */
+  bytes: number;
+  env: NodeJS.ProcessEnv;
+  cwd: string;
+  paths: { auditLog: string; session: string; socket: string };
+}
+
+/**
+ * A tool-gating event whose payload cannot be read whole or judged: denied (never evaluated as tool "unknown"),
+ * audited like any governance decision, and sent to the server's subscribers when one answers within the emit budget.
+ */
+export async function denyUnreadable(o: UnreadableInput): Promise<HookAnswer> {
+  const reason = `the hook payload could not be read (${o.why}); denied`;
+  const pane = o.env.CASTELLAN_PANE_ID;
+  const ev = {
+    type: 'governance_decision',
+    decision: 'deny',
+    source: 'payload',
+    permission: 'unread',
+    argv: [],
+    reason,
+    payload_bytes: o.bytes,
+    hook_event: `${o.agent} ${o.event}`,
+    ...(pane && /^w\d+:p\d+$/.test(pane) ? { pane } : {}),
+    agent_id: o.env.CASTELLAN_AGENT_ID || o.agent,
+  };
+  appendAudit(o.paths.auditLog, { ...ev, session: o.paths.session, cwd: o.cwd });
+  const { ServerLink } = await import('../hooks/emit.js');
+  const link = new ServerLink(o.paths.socket);
+  link.emit(ev);
+  await link.flush();
+  link.close();
+  return answer(o.agent, 'deny', reason);
 }
 
 export interface GovernHookInput {

@@ -233,7 +233,8 @@ describe('castellan hook with no server to talk to', () => {
     const srv = await silentServer(join(dir, 'hung.sock'));
     try {
       const env = { ...baseEnv(dir), CASTELLAN_ENV: '1', CASTELLAN_PANE_ID: 'w1:p1', CASTELLAN_SOCKET: join(dir, 'hung.sock') };
-      const r = await hook(['claude', 'PreToolUse'], env, '{}');
+      // A well-formed tool call (an empty payload would now be denied as unreadable: test/robustness/bridge-fuzz.test.ts).
+      const r = await hook(['claude', 'PreToolUse'], env, JSON.stringify({ tool_name: 'Bash', tool_input: { command: 'true' }, cwd: dir }));
       assert.deepEqual([r.code, r.stdout, r.stderr], [0, '', '']);
       assert.ok(r.ms < 4000, `took ${Math.round(r.ms)} ms`);
       // The state report connects; a tool event also opens governance's own link for its events.

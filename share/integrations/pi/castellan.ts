@@ -42,8 +42,10 @@ function payloadOf(name: string, event: unknown): string {
 			else if (typeof v === "number" || typeof v === "boolean") out[k] = v;
 			else if ((k === "input" || k === "args") && v && typeof v === "object") {
 				try {
+					// A tool call's input goes whole (castellan caps and denies what is too big): governing a call whose
+					// input was left out would judge a command or a file it cannot see.
 					const s = JSON.stringify(v);
-					if (s.length <= 2000) out[k] = JSON.parse(s);
+					if (name === "tool_call" || s.length <= 2000) out[k] = JSON.parse(s);
 				} catch {
 					/* not serialisable: leave it out */
 				}
@@ -63,10 +65,11 @@ export default function castellan(pi: PiLike) {
 	const argv = castellanArgv();
 	if (!argv) return;
 	let queue: Promise<void> = Promise.resolve();
-	/** Runs `castellan hook pi NAME` after the calls queued before it; resolves with what it printed. */
-	const send = (name: string, event: unknown): Promise<string> => {
+	/** Runs `castellan hook pi NAME` after the calls queued before it; resolves with what it printed and how it exited. */
+	const send = (name: string, event: unknown): Promise<{ out: string; ok: boolean }> => {
 		const json = payloadOf(name, event);
 		let out = "";
+		let ok = false;
 		const run = queue.then(
 			() =>
 				new Promise<void>((resolve) => {
@@ -74,7 +77,10 @@ export default function castellan(pi: PiLike) {
 						const p = spawn(argv[0], [...argv.slice(1), "hook", "pi", name], { stdio: ["pipe", "pipe", "ignore"] });
 						p.stdout.on("data", (d: Buffer) => (out += d.toString()));
 						p.on("error", () => resolve());
-						p.on("close", () => resolve());
+						p.on("close", (code) => {
+							ok = code === 0;
+							resolve();
+						});
 						p.stdin.on("error", () => {});
 						p.stdin.end(json);
 					} catch {
@@ -83,21 +89,22 @@ export default function castellan(pi: PiLike) {
 				}),
 		);
 		queue = run;
-		return run.then(() => out);
+		return run.then(() => ({ out, ok }));
 	};
 	for (const name of EVENTS) {
 		try {
 			pi.on(name, async (event: unknown) => {
 				if (name === "tool_call") {
 					// castellan's governance decides before the tool runs: a deny comes back as {block, reason}.
-					const answer = await send(name, event);
+					// castellan answering nothing and exiting 0 is its "allow"; anything else (a crash, no castellan) fails closed.
+					const { out, ok } = await send(name, event);
 					try {
-						const a = JSON.parse(answer.trim() || "{}") as { block?: boolean; reason?: string };
+						const a = JSON.parse(out.trim() || "{}") as { block?: boolean; reason?: string };
 						if (a.block) return { block: true, reason: a.reason ?? "blocked by castellan" };
 					} catch {
-						/* no answer: castellan has no objection */
+						return { block: true, reason: "castellan's governance answer could not be read; tool blocked" };
 					}
-					return undefined;
+					return ok ? undefined : { block: true, reason: "castellan's governance did not answer; tool blocked" };
 				}
 				void send(name, event);
 				// pi exits right after session_shutdown: let the queued reports finish first (at most 3 s).

@@ -4,6 +4,18 @@ import { paneIdSchema } from '../../core/actions.js';
 import { defineMethod } from '../define-method.js';
 import { agentsOf } from './agent-list.js';
 
+/** Kept equal to AGENT_HOOK_INPUT_MAX in integrations/agent-bridge.ts (a test holds it), which refuses bigger ones before sending. */
+export const TOOL_INPUT_MAX = 3 * 1024 * 1024;
+
+/** Serialised length, or Infinity for what cannot be serialised (nested too deep for the stack). */
+function jsonLength(v: unknown): number {
+  try {
+    return JSON.stringify(v).length;
+  } catch {
+    return Infinity;
+  }
+}
+
 export const agentHookResultSchema = z.object({
   registered: z.boolean(),
   decision: z.enum(['allow', 'deny']),
@@ -31,7 +43,10 @@ export default defineMethod({
           tool: z.string().max(200).optional(),
           tool_name: z.string().max(200).optional(),
           argv: z.array(z.string().max(100_000)).max(1000).optional(),
-          tool_input: z.record(z.string(), z.unknown()).optional(),
+          tool_input: z
+            .record(z.string(), z.unknown())
+            .refine((v) => jsonLength(v) <= TOOL_INPUT_MAX, `tool_input is larger than ${TOOL_INPUT_MAX} characters as JSON`)
+            .optional(),
           message: z.string().max(1_000_000).optional(),
         })
         .default({}),

@@ -1,0 +1,113 @@
+// Reading a hook payload whole, within a size cap and a deadline, and saying why one that gates a tool call cannot be trusted.
+// On the bridge's hot path: no zod, nothing but node:stream events.
+import type { AgentName } from './types.js';
+
+/**
+ * The largest payload the bridge reads. Real ones are small (the agent-lab recordings top out near 3 KB), but a Write
+ * carries the whole file: a model writes at most some 100k tokens (~0.5 MB, ~1 MB once JSON-escaped) in one call, so
+ * 8 MiB leaves ample room, costs ~30 ms to parse, and bounds the bridge's memory. Above it a call is denied, never cut
+ * and then judged on what fitted.
+ */
+export const HOOK_PAYLOAD_MAX_BYTES = 8 * 1024 * 1024;
+/** How long a tool-gating event may take to deliver its payload (agents write it at once and close stdin). */
+export const GATE_READ_MS = 10_000;
+/** State-only events never make the agent wait longer than this for their own payload. */
+export const STATE_READ_MS = 1000;
+/** Real payloads are a few levels deep; deeper ones would overflow the stack of whatever serialises them later. */
+export const PAYLOAD_MAX_DEPTH = 64;
+
+export type HookInput = { ok: true; text: string; bytes: number } | { ok: false; why: string; bytes: number };
+
+const MIB = 1024 * 1024;
+const size = (n: number) => (n % MIB === 0 ? `${n / MIB} MiB` : `${n} bytes`);
+
+/** The read deadline: CASTELLAN_HOOK_READ_MS (tests; 1 ms to 10 min) for gating events, and never more than STATE_READ_MS for the others. */
+export function readDeadline(env: NodeJS.ProcessEnv, gating: boolean): number {
+  const v = Number(env.CASTELLAN_HOOK_READ_MS);
+  const gate = Number.isInteger(v) && v > 0 && v <= 600_000 ? v : GATE_READ_MS;
+  return gating ? gate : Math.min(gate, STATE_READ_MS);
+}
+
+/** Reads stdin to its end. Fails (never throws) when it is larger than maxBytes, not closed in time, or breaks. */
+export function readHookInput(stream: NodeJS.ReadStream, o: { timeoutMs: number; maxBytes?: number }): Promise<HookInput> {
+  const max = o.maxBytes ?? HOOK_PAYLOAD_MAX_BYTES;
+  if (stream.isTTY) return Promise.resolve({ ok: true, text: '', bytes: 0 });
+  return new Promise((resolve) => {
+    const chunks: Buffer[] = [];
+    let bytes = 0;
+    let done = false;
+    const finish = (r: HookInput) => {
+      if (done) return;
+      done = true;
+      clearTimeout(timer);
+      stream.removeAllListeners('data');
+      // The writer may still be going (or never stop): stop reading so the process can exit.
+      stream.destroy();
+      resolve(r);
+    };
+    const timer = setTimeout(() => finish({ ok: false, why: `stdin not closed within ${o.timeoutMs} ms; ${bytes} bytes read`, bytes }), o.timeoutMs);
+    stream.on('data', (c: Buffer | string) => {
+      const b = typeof c === 'string' ? Buffer.from(c) : c;
+      bytes += b.length;
+      if (bytes > max) {
+        chunks.length = 0;
+        finish({ ok: false, why: `larger than ${size(max)}; stopped after ${bytes} bytes`, bytes });
+        return;
+      }
+      chunks.push(b);
+    });
+    stream.once('end', () => finish({ ok: true, text: Buffer.concat(chunks).toString('utf8'), bytes }));
+    stream.once('error', (e) => finish({ ok: false, why: `stdin failed: ${e.message}`, bytes }));
+  });
+}
+
+/** A payload given as the last argument (Codex notify): held to the same cap. */
+export function argvInput(json: string, maxBytes = HOOK_PAYLOAD_MAX_BYTES): HookInput {
+  const bytes = Buffer.byteLength(json);
+  return bytes > maxBytes ? { ok: false, why: `larger than ${size(maxBytes)}; ${bytes} bytes`, bytes } : { ok: true, text: json, bytes };
+}
+
+const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
+
+/** Deeper than `max` levels? Iterative, and stops at the first branch that is. */
+function tooDeep(v: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[v, 1]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (!x || typeof x !== 'object') continue;
+    if (d > max) return true;
+    for (const c of Array.isArray(x) ? x : Object.values(x)) if (c && typeof c === 'object') stack.push([c, d + 1]);
+  }
+  return false;
+}
+
+/** Where each agent puts the tool's name and its input in a gating event's payload. */
+const TOOL_FIELDS: Record<AgentName, { name: string; input: readonly string[] }> = {
+  claude: { name: 'tool_name', input: ['tool_input'] },
+  codex: { name: 'tool_name', input: ['tool_input'] },
+  gemini: { name: 'tool_name', input: ['tool_input'] },
+  // castellan's pi extension forwards pi's tool_call event: {toolName, input}.
+  pi: { name: 'toolName', input: ['input', 'args'] },
+};
+
+/**
+ * A tool-gating payload the bridge can judge, or why it cannot: not JSON, not an object, too deep, or without the
+ * tool's name and input (judging a call on fields it does not have would wave it through as tool "unknown").
+ */
+export function gatePayload(agent: AgentName, text: string): { payload: Record<string, unknown> } | { why: string } {
+  if (!text.trim()) return { why: 'empty' };
+  let v: unknown;
+  try {
+    v = JSON.parse(text);
+  } catch (e) {
+    return { why: `not JSON: ${(e as Error).message.slice(0, 120)}` };
+  }
+  if (!isObj(v)) return { why: `not a JSON object but ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}` };
+  if (tooDeep(v, PAYLOAD_MAX_DEPTH)) return { why: `nested deeper than ${PAYLOAD_MAX_DEPTH} levels` };
+  const f = TOOL_FIELDS[agent];
+  const name = v[f.name];
+  if (typeof name !== 'string' || !name.trim() || name.length > 200) return { why: `no tool name (${f.name})` };
+  const input = f.input.map((k) => v[k]).find((x) => x !== undefined);
+  if (!isObj(input)) return { why: `no tool input object (${f.input.join(' or ')})` };
+  return { payload: v };
+}
