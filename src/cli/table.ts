@@ -26,6 +26,7 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'pane rename', summary: 'Name a pane', load: () => import('./commands/pane-rename.js') },
   { name: 'window list', summary: 'List windows', load: () => import('./commands/window-list.js') },
   { name: 'window new', summary: 'Open a window; prints its id and its pane\'s id', load: () => import('./commands/window-new.js') },
+  { name: 'window layout', summary: 'Arrange a window\'s panes: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, next, prev', load: () => import('./commands/window-layout.js') },
   { name: 'session list', summary: 'List named sessions that have a running server', load: () => import('./commands/session-list.js') },
   { name: 'session attach', summary: 'Attach to a named session (starting it if needed)', load: () => import('./commands/session-attach.js') },
   { name: 'session stop', summary: 'Stop a named session', load: () => import('./commands/session-stop.js') },

@@ -1,5 +1,6 @@
 // The one action vocabulary: keys, CLI commands and socket methods all become these, checked by zod.
 import { z } from 'zod';
+import { LAYOUT_NAMES } from './layout-presets.js';
 import { AGENT_SOURCES, AGENT_STATES, type EpisodeLimits } from './types.js';
 
 export const paneIdSchema = z.string().regex(/^w\d+:p\d+$/, 'pane id must look like w1:p1');
@@ -62,6 +63,13 @@ export const actionSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('window.rename'), window: windowIdSchema.optional(), name: z.string().max(200) }),
   z.object({ type: z.literal('window.close'), window: windowIdSchema.optional() }),
+  z.object({
+    type: z.literal('window.layout'),
+    window: windowIdSchema.optional(),
+    /** A preset, or the next/previous one after the window's current preset. */
+    name: z.enum(LAYOUT_NAMES).optional(),
+    cycle: z.enum(['next', 'prev']).optional(),
+  }),
   z.object({
     type: z.literal('agent.report'),
     pane: paneIdSchema,

@@ -1,6 +1,7 @@
 // The table of bindable commands ("pane.split right"): what keys and the command prompt can run.
 import type { Action, ActionType } from './actions.js';
 import { actionSchema } from './actions.js';
+import { LAYOUT_NAMES } from './layout-presets.js';
 import type { Direction } from './types.js';
 
 /** Commands that only the attached client can carry out (UI overlays, prompts, detaching). */
@@ -92,6 +93,12 @@ export const COMMANDS: CommandSpec[] = [
   spec('window.rename', 'window.rename [name]', 'Rename the current window (prompts when no name is given)', (a, t) =>
     a.length === 0 ? client('client.prompt-rename-window', [], t) : server(t, { type: 'window.rename', name: a.join(' ') })),
   spec('window.close', 'window.close', 'Close the current window and its panes', noArgs('window.close')),
+  spec('window.layout', `window.layout ${LAYOUT_NAMES.join('|')}|next|prev`, 'Arrange the window\'s panes in a preset layout (as tmux select-layout)', (a, t) => {
+    if (a.length !== 1) return { ok: false, error: `expected a layout (${LAYOUT_NAMES.join(', ')}), next or prev` };
+    if (a[0] === 'next' || a[0] === 'prev') return server(t, { type: 'window.layout', cycle: a[0] });
+    if ((LAYOUT_NAMES as readonly string[]).includes(a[0])) return server(t, { type: 'window.layout', name: a[0] });
+    return { ok: false, error: `unknown layout "${a[0]}"; expected one of ${LAYOUT_NAMES.join(', ')}, next, prev` };
+  }),
   spec('agent.reset', 'agent.reset', 'Forget the focused pane\'s reported agent state (back to screen heuristics)', noArgs('agent.reset')),
   spec('agent.wait', 'agent.wait', 'Tell me when the focused pane\'s agent is next idle or done', (a, t) =>
     a.length ? { ok: false, error: 'agent.wait takes no arguments' } : server(t, { type: 'agent.wait_mark' })),

@@ -4,6 +4,7 @@ import { putClient, putWindow } from './draft.js';
 import type { Draft } from './reducer.js';
 import { fail } from './reducer.js';
 import { closeWindow, createWindow, showWindow } from './reduce-common.js';
+import { cycleLayout, presetLayout } from './layout-presets.js';
 import { targetWindowId } from './select.js';
 import { cleanName } from './text.js';
 
@@ -56,6 +57,17 @@ export function reduceWindowAction(d: Draft, a: AnyAction): void {
       const name = cleanName(a.name);
       putWindow(d, { ...w, name: name || undefined });
       d.events.push({ type: 'window_renamed', window: w.id, name });
+      return;
+    }
+    case 'window.layout': {
+      const id = a.window ?? targetWindowId(d.state, d.ctx.client);
+      const w = id ? d.state.windows[id] : undefined;
+      if (!w) return fail(d, 'window_not_found', `no window ${a.window ?? ''}`.trim());
+      const name = a.name ?? cycleLayout(w.layoutName, a.cycle === 'prev' ? -1 : 1);
+      // As in tmux, choosing a layout unzooms: the point is to see the panes arranged.
+      putWindow(d, { ...w, layout: presetLayout(name, w.layout), layoutName: name, zoomed: undefined });
+      d.events.push({ type: 'layout_changed', window: w.id });
+      d.result = { window: w.id, layout: name };
       return;
     }
     case 'window.close': {

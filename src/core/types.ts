@@ -1,4 +1,5 @@
 // Plain-data shapes of castellan's state: windows, panes, layout, clients and agent badges.
+import type { LayoutName } from './layout-presets.js';
 
 export const AGENT_STATES = ['idle', 'working', 'blocked', 'done', 'unknown'] as const;
 export type AgentState = (typeof AGENT_STATES)[number];
@@ -111,6 +112,8 @@ export interface WindowState {
   /** Previously active pane, for "last pane". */
   lastActive?: PaneId;
   zoomed?: PaneId;
+  /** The preset layout last selected (`window.layout`), so `prefix Space` moves on to the next one. */
+  layoutName?: LayoutName;
   nextPaneNo: number;
   /** Pane numbers reserved for a split still waiting on its SessionStart hooks (each used at most once). */
   reserved?: number[];

@@ -1,4 +1,5 @@
 // The default key bindings: tmux's keys for what tmux also does, castellan's own on keys tmux leaves free.
+import { LAYOUT_NAMES } from '../core/layout-presets.js';
 import type { Binding } from './keymap.js';
 
 /** tmux's prefix. Users move it with `prefix = "C-a"` in `[keys]`. */
@@ -37,6 +38,9 @@ const ROWS: Row[] = [
   ['l', 'window.select last', 'Last used window', WINDOWS],
   ...Array.from({ length: 10 }, (_, n): Row => [String(n), `window.select ${n}`, `Window ${n}`, WINDOWS]),
   [',', 'window.rename', 'Rename the window', WINDOWS],
+  ['Space', 'window.layout next', 'Arrange the panes in the next preset layout', WINDOWS],
+  // tmux's M-1..M-5: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled.
+  ...LAYOUT_NAMES.map((name, i): Row => [`M-${i + 1}`, `window.layout ${name}`, `Layout: ${name}`, WINDOWS]),
   ['&', 'client.confirm-close-window', 'Close the window (asks first)', WINDOWS],
 
   ['a', 'client.agent-picker', 'Launch an agent in a new pane', AGENTS],

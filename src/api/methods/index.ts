@@ -36,6 +36,7 @@ import serverStop from './server-stop.js';
 import uiAsk from './ui-ask.js';
 import themeSet from './theme-set.js';
 import windowClose from './window-close.js';
+import windowLayout from './window-layout.js';
 import windowList from './window-list.js';
 import windowNew from './window-new.js';
 import windowRename from './window-rename.js';
@@ -61,6 +62,7 @@ export const METHODS: MethodDef[] = [
   windowSelect,
   windowRename,
   windowClose,
+  windowLayout,
   eventsSubscribe,
   eventsUnsubscribe,
   eventsWait,
