@@ -47,6 +47,12 @@ export const actionSchema = z.discriminatedUnion('type', [
     with: z.union([paneIdSchema, z.enum(['next', 'prev']), directionSchema]).default('next'),
   }),
   z.object({ type: z.literal('pane.rename'), ...paneTarget, name: z.string().max(200) }),
+  /** tmux break-pane: the pane leaves its window for a new one of its own (its id stays). */
+  z.object({ type: z.literal('pane.break'), ...paneTarget, name: z.string().max(200).optional(), detached: z.boolean().optional() }),
+  /** tmux join-pane: `pane` (the source) moves next to `target` (default: the focused pane), splitting it. */
+  z.object({ type: z.literal('pane.join'), pane: paneIdSchema, target: paneIdSchema.optional(), direction: directionSchema.default('right'), detached: z.boolean().optional() }),
+  /** tmux respawn-pane: run an exited pane's command again in its cwd; `kill` ends a running one first. */
+  z.object({ type: z.literal('pane.respawn'), ...paneTarget, kill: z.boolean().optional() }),
   z.object({
     type: z.literal('window.new'),
     name: z.string().max(200).optional(),
@@ -63,6 +69,7 @@ export const actionSchema = z.discriminatedUnion('type', [
   }),
   z.object({ type: z.literal('window.rename'), window: windowIdSchema.optional(), name: z.string().max(200) }),
   z.object({ type: z.literal('window.close'), window: windowIdSchema.optional() }),
+  z.object({ type: z.literal('window.synchronize'), window: windowIdSchema.optional(), mode: z.enum(['toggle', 'on', 'off']).default('toggle') }),
   z.object({
     type: z.literal('window.layout'),
     window: windowIdSchema.optional(),

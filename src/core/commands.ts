@@ -83,6 +83,15 @@ export const COMMANDS: CommandSpec[] = [
   }),
   spec('pane.rename', 'pane.rename [name]', 'Rename the focused pane (prompts when no name is given)', (a, t) =>
     a.length === 0 ? client('client.prompt-rename-pane', [], t) : server(t, { type: 'pane.rename', name: a.join(' ') })),
+  spec('pane.break', 'pane.break [name]', 'Move the focused pane into a new window of its own (tmux break-pane)', (a, t) => server(t, { type: 'pane.break', ...(a.length ? { name: a.join(' ') } : {}) })),
+  spec('pane.join', 'pane.join PANE [right|down|left|up]', 'Bring pane PANE (e.g. w2:p1) beside the focused pane (tmux join-pane)', (a, t) => {
+    if (a.length < 1 || a.length > 2 || (a[1] !== undefined && !isDir(a[1]))) return { ok: false, error: 'expected a pane id and an optional direction' };
+    return server(t, { type: 'pane.join', pane: a[0], ...(a[1] ? { direction: a[1] } : {}) });
+  }),
+  spec('pane.respawn', 'pane.respawn [kill]', 'Run the focused pane\'s command again; "kill" ends a running one first (tmux respawn-pane)', (a, t) => {
+    if (a.length > 1 || (a[0] !== undefined && a[0] !== 'kill')) return { ok: false, error: 'expected nothing or "kill"' };
+    return server(t, { type: 'pane.respawn', ...(a[0] ? { kill: true } : {}) });
+  }),
   spec('window.new', 'window.new [name]', 'Open a new window with a shell', (a, t) => server(t, { type: 'window.new', ...(a.length ? { name: a.join(' ') } : {}) })),
   spec('window.select', 'window.select N|next|prev|last', 'Switch window', (a, t) => {
     if (a.length !== 1) return { ok: false, error: 'expected a window number, next, prev or last' };
@@ -93,6 +102,10 @@ export const COMMANDS: CommandSpec[] = [
   spec('window.rename', 'window.rename [name]', 'Rename the current window (prompts when no name is given)', (a, t) =>
     a.length === 0 ? client('client.prompt-rename-window', [], t) : server(t, { type: 'window.rename', name: a.join(' ') })),
   spec('window.close', 'window.close', 'Close the current window and its panes', noArgs('window.close')),
+  spec('window.synchronize', 'window.synchronize [on|off]', 'Type into every pane of the window at once (tmux synchronize-panes); the tab shows S', (a, t) => {
+    if (a.length > 1 || (a[0] !== undefined && a[0] !== 'on' && a[0] !== 'off')) return { ok: false, error: 'expected nothing (toggle), on or off' };
+    return server(t, { type: 'window.synchronize', mode: (a[0] as 'on' | 'off' | undefined) ?? 'toggle' });
+  }),
   spec('window.layout', `window.layout ${LAYOUT_NAMES.join('|')}|next|prev`, 'Arrange the window\'s panes in a preset layout (as tmux select-layout)', (a, t) => {
     if (a.length !== 1) return { ok: false, error: `expected a layout (${LAYOUT_NAMES.join(', ')}), next or prev` };
     if (a[0] === 'next' || a[0] === 'prev') return server(t, { type: 'window.layout', cycle: a[0] });

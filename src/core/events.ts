@@ -11,6 +11,9 @@ export type CastellanEvent =
   | { type: 'window_closed'; window: WindowId }
   | { type: 'window_renamed'; window: WindowId; name: string }
   | { type: 'layout_changed'; window: WindowId }
+  | { type: 'window_synchronized'; window: WindowId; on: boolean }
+  | { type: 'pane_moved'; pane: PaneId; from: WindowId; to: WindowId }
+  | { type: 'pane_respawned'; pane: PaneId; command: string[]; cwd: string }
   | {
       type: 'pane_agent_status_changed';
       pane: PaneId;

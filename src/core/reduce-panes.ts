@@ -8,6 +8,7 @@ import type { Draft } from './reducer.js';
 import { fail } from './reducer.js';
 import { closeWindow, focusPane, newPane, showWindow } from './reduce-common.js';
 import { splitSubHarness } from './reduce-episodes.js';
+import { breakPane, joinPane, respawnPane } from './reduce-pane-moves.js';
 import { childrenOf, targetPaneId, windowArea } from './select.js';
 import { cleanName } from './text.js';
 import type { PaneState, WindowState } from './types.js';
@@ -187,6 +188,12 @@ export function reducePaneAction(d: Draft, a: AnyAction): void {
       return zoom(d, a);
     case 'pane.swap':
       return swap(d, a);
+    case 'pane.break':
+      return breakPane(d, a);
+    case 'pane.join':
+      return joinPane(d, a);
+    case 'pane.respawn':
+      return respawnPane(d, a);
     case 'pane.rename': {
       const t = resolve(d, a.pane);
       if (!t) return;

@@ -59,6 +59,16 @@ export function reduceWindowAction(d: Draft, a: AnyAction): void {
       d.events.push({ type: 'window_renamed', window: w.id, name });
       return;
     }
+    case 'window.synchronize': {
+      const id = a.window ?? targetWindowId(d.state, d.ctx.client);
+      const w = id ? d.state.windows[id] : undefined;
+      if (!w) return fail(d, 'window_not_found', `no window ${a.window ?? ''}`.trim());
+      const on = a.mode === 'on' ? true : a.mode === 'off' ? false : !w.synchronized;
+      putWindow(d, { ...w, synchronized: on || undefined });
+      d.events.push({ type: 'window_synchronized', window: w.id, on });
+      d.result = { window: w.id, synchronized: on };
+      return;
+    }
     case 'window.layout': {
       const id = a.window ?? targetWindowId(d.state, d.ctx.client);
       const w = id ? d.state.windows[id] : undefined;

@@ -1,5 +1,5 @@
 // Read-only queries over State: targets, window areas, pane geometry, what each client sees.
-import { computeRects, innerRect } from './layout.js';
+import { computeRects, innerRect, panesOf } from './layout.js';
 import type { ClientId, PaneId, PaneState, Rect, Size, State, WindowId, WindowState } from './types.js';
 import { STATUS_BAR_ROWS } from './types.js';
 
@@ -27,6 +27,11 @@ export function targetPaneId(state: State, client: ClientId | undefined, pane?: 
 }
 
 /** Outer rects of the panes shown in a window (only the zoomed pane when zoomed). */
+/** The panes besides the active one that typing reaches: all of a synchronized window's (tmux synchronize-panes). */
+export function syncedPanes(w: WindowState): PaneId[] {
+  return w.synchronized ? panesOf(w.layout).filter((id) => id !== w.active) : [];
+}
+
 export function visibleRects(w: WindowState): Map<PaneId, Rect> {
   const area = windowArea(w);
   if (w.zoomed) return new Map([[w.zoomed, area]]);

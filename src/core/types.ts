@@ -112,6 +112,8 @@ export interface WindowState {
   /** Previously active pane, for "last pane". */
   lastActive?: PaneId;
   zoomed?: PaneId;
+  /** tmux synchronize-panes: what is typed goes to every pane of the window. */
+  synchronized?: boolean;
   /** The preset layout last selected (`window.layout`), so `prefix Space` moves on to the next one. */
   layoutName?: LayoutName;
   nextPaneNo: number;

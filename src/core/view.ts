@@ -55,6 +55,8 @@ export interface WindowTab {
   alert: boolean;
   panes: number;
   zoomed: boolean;
+  /** Typing goes to every pane of the window (synchronize-panes). */
+  synchronized?: boolean;
 }
 
 export interface ViewModel {
@@ -109,6 +111,7 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
       alert: ids.some((id) => !focused.has(id) && !!state.panes[id]?.agent.agent && (state.panes[id].agent.state === 'blocked' || state.panes[id].agent.state === 'done')),
       panes: ids.length,
       zoomed: !!w.zoomed,
+      synchronized: !!w.synchronized,
     };
   });
   return { session: state.session, area: { ...win.size }, windows, window: { id: win.id, zoomed: !!win.zoomed, panes }, counts };

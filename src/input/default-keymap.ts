@@ -26,6 +26,7 @@ const ROWS: Row[] = [
   ...DIRS.map(([key, dir]): Row => [`C-${key}`, `pane.resize ${dir} 1`, `Resize the pane ${dir} by 1 cell`, PANES, 'repeat']),
   ...DIRS.map(([key, dir]): Row => [`M-${key}`, `pane.resize ${dir} 5`, `Resize the pane ${dir} by 5 cells`, PANES, 'repeat']),
   ['z', 'pane.zoom', 'Zoom the pane to the whole window, or unzoom', PANES],
+  ['!', 'pane.break', 'Move the pane into a new window of its own', PANES],
   ['x', 'client.confirm-close-pane', 'Close the pane (asks first)', PANES],
   ['{', 'pane.swap prev', 'Swap the pane with the previous one', PANES],
   ['}', 'pane.swap next', 'Swap the pane with the next one', PANES],
@@ -38,6 +39,7 @@ const ROWS: Row[] = [
   ['l', 'window.select last', 'Last used window', WINDOWS],
   ...Array.from({ length: 10 }, (_, n): Row => [String(n), `window.select ${n}`, `Window ${n}`, WINDOWS]),
   [',', 'window.rename', 'Rename the window', WINDOWS],
+  ['S', 'window.synchronize', 'Type into every pane of the window at once (the tab shows S)', WINDOWS],
   ['Space', 'window.layout next', 'Arrange the panes in the next preset layout', WINDOWS],
   // tmux's M-1..M-5: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled.
   ...LAYOUT_NAMES.map((name, i): Row => [`M-${i + 1}`, `window.layout ${name}`, `Layout: ${name}`, WINDOWS]),

@@ -5,7 +5,7 @@ import type { AnyAction } from '../core/actions.js';
 import type { Effect } from '../core/effects.js';
 import type { CastellanEvent, StampedEvent } from '../core/events.js';
 import { emptyState, reduce, type ReduceResult } from '../core/reducer.js';
-import { paneSizes } from '../core/select.js';
+import { paneSizes, syncedPanes } from '../core/select.js';
 import type { EpisodeLimits, State } from '../core/types.js';
 import { defaultShell, paneEnv } from '../platform/env.js';
 import type { Paths } from '../platform/paths.js';
@@ -400,6 +400,7 @@ export class ServerSession implements SessionApi {
     }
     this.detection.noteInput(w.active);
     rt.input(msg);
+    if (msg.kind === 'data' || msg.kind === 'paste') for (const id of syncedPanes(w)) this.runtimes.get(id)?.input(msg);
   }
 
   clientCopy(clientId: string, op: CopyOp | { op: 'paste' }): void {

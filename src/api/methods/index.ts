@@ -19,7 +19,10 @@ import eventsWait from './events-wait.js';
 import episodeEnd from './episode-end.js';
 import episodeGet from './episode-get.js';
 import episodeStart from './episode-start.js';
+import paneBreak from './pane-break.js';
 import paneClose from './pane-close.js';
+import paneJoin from './pane-join.js';
+import paneRespawn from './pane-respawn.js';
 import paneExplain from './pane-explain.js';
 import paneFocus from './pane-focus.js';
 import paneGet from './pane-get.js';
@@ -38,6 +41,7 @@ import themeSet from './theme-set.js';
 import windowClose from './window-close.js';
 import windowLayout from './window-layout.js';
 import windowList from './window-list.js';
+import windowSynchronize from './window-synchronize.js';
 import windowNew from './window-new.js';
 import windowRename from './window-rename.js';
 import windowSelect from './window-select.js';
@@ -49,6 +53,9 @@ export const METHODS: MethodDef[] = [
   paneGet,
   paneSplit,
   paneClose,
+  paneBreak,
+  paneJoin,
+  paneRespawn,
   paneFocus,
   paneRename,
   paneSendText,
@@ -63,6 +70,7 @@ export const METHODS: MethodDef[] = [
   windowRename,
   windowClose,
   windowLayout,
+  windowSynchronize,
   eventsSubscribe,
   eventsUnsubscribe,
   eventsWait,

@@ -19,8 +19,8 @@ interface Segment {
 /** The tab text of a window; also used to map mouse clicks on the bar to windows. */
 export function tabText(w: ViewModel['windows'][number]): string {
   const glyph = w.rollup && w.rollup !== 'unknown' ? ` ${BADGE_GLYPH[w.rollup]}` : '';
-  // tmux marks the current window with * and a zoomed one with Z.
-  return ` ${w.index}:${fit(w.name, 20)}${w.current ? '*' : ''}${w.zoomed ? 'Z' : ''}${glyph} `;
+  // tmux marks the current window with * and a zoomed one with Z; S: typing goes to all its panes.
+  return ` ${w.index}:${fit(w.name, 20)}${w.current ? '*' : ''}${w.zoomed ? 'Z' : ''}${w.synchronized ? 'S' : ''}${glyph} `;
 }
 
 export const sessionText = (view: ViewModel) => ` ${fit(view.session, 24)} `;
