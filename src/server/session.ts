@@ -19,6 +19,7 @@ import { governanceNotice } from './governance-notice.js';
 import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
 import { PaneRuntime } from './pane-runtime.js';
+import { endSessions } from './terminate.js';
 
 export interface SessionOptions {
   paths: Paths;
@@ -30,7 +31,8 @@ export interface SessionOptions {
   /** Command of the first pane (default: the user's shell). */
   command?: string[];
   log(msg: string): void;
-  onShutdown(reason: string): void;
+  /** `panesEnded` settles once every pane program is gone (bounded: see terminate.ts STOP_STEPS). */
+  onShutdown(reason: string, panesEnded: Promise<unknown>): void;
 }
 
 interface Subscriber {
@@ -475,9 +477,11 @@ export class ServerSession implements SessionApi {
     this.agents.dispose();
     this.episodes.dispose();
     this.stageWarnings.dispose();
-    for (const rt of this.runtimes.values()) rt.dispose();
+    // One HUP, TERM, KILL sequence for all panes at once; the process exits once it is over (main.ts).
+    const pids = [...this.runtimes.values()].flatMap((rt) => rt.runningPid ?? []);
+    for (const rt of this.runtimes.values()) rt.dispose({ kill: false });
     this.runtimes.clear();
     this.detection.dispose();
-    this.o.onShutdown(reason);
+    this.o.onShutdown(reason, endSessions(pids));
   }
 }
