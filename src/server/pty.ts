@@ -1,5 +1,5 @@
 // The only node-pty import: spawning pane programs, with tail-safe exit, no leaked fds, and a kill that ends the pane's whole session.
-import { closeSync, constants, openSync, readlinkSync } from 'node:fs';
+import { closeSync, constants, openSync, readlinkSync, readSync } from 'node:fs';
 import pty from 'node-pty';
 import { foregroundPgid, processAlive } from '../platform/proc.js';
 import { closeOnExec, closeOnExecAll } from './fd-cloexec.js';
@@ -66,6 +66,40 @@ export interface SpawnOpts {
   rows: number;
 }
 
+/** The most drainBeforeDestroy reads (the kernel holds far less; this bounds a writer that never stops). */
+const MAX_DRAIN = 4 * 1024 * 1024;
+
+/**
+ * node-pty destroys the pty's socket 200 ms after the child exits (we hold the slave open, so no EIO ends it
+ * sooner), dropping whatever was not read yet: a busy or CPU-starved event loop runs that timer before it
+ * polls the fd again. So the destroy first reads the rest: the stream's buffer (when paused), then the fd.
+ */
+function drainBeforeDestroy(p: pty.IPty, deliver: (chunk: Buffer) => void): void {
+  const sock = (p as unknown as { _socket?: { destroy(...a: unknown[]): unknown; read(): unknown; readableLength: number } })._socket;
+  const fd = (p as unknown as { fd?: number }).fd;
+  if (!sock || typeof sock.destroy !== 'function' || typeof fd !== 'number') return;
+  const destroy = sock.destroy.bind(sock);
+  let drained = false;
+  sock.destroy = (...a: unknown[]) => {
+    if (drained) return destroy(...a);
+    drained = true;
+    try {
+      // read() on a paused stream hands out its buffer through the usual 'data' listeners.
+      while (sock.readableLength > 0 && sock.read() !== null);
+      const buf = Buffer.allocUnsafe(64 * 1024);
+      for (let total = 0; total < MAX_DRAIN; ) {
+        const n = readSync(fd, buf, 0, buf.length, null);
+        if (n <= 0) break;
+        total += n;
+        deliver(Buffer.from(buf.subarray(0, n)));
+      }
+    } catch {
+      /* EAGAIN: nothing left; EIO: the terminal is gone */
+    }
+    return destroy(...a);
+  };
+}
+
 export function spawnPty(o: SpawnOpts): PtyProcess {
   const [file, ...args] = o.command;
   // forkpty passes every fd without FD_CLOEXEC to the program: mark them all first (earlier masters, fds the server
@@ -87,6 +121,13 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
   let paused = false;
   let watch: NodeJS.Timeout | undefined;
   const exitCbs: Array<(e: PtyExit) => void> = [];
+  const dataCbs: Array<(data: Buffer) => void> = [];
+  p.onData((d) => {
+    for (const cb of dataCbs) cb(d as unknown as Buffer);
+  });
+  drainBeforeDestroy(p, (chunk) => {
+    for (const cb of dataCbs) cb(chunk);
+  });
   p.onExit(({ exitCode, signal }) => {
     exited = true;
     if (watch) clearInterval(watch);
@@ -120,7 +161,7 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       }
     },
     onData(cb) {
-      p.onData((d) => cb(d as unknown as Buffer));
+      dataCbs.push(cb);
     },
     onExit(cb) {
       exitCbs.push(cb);
