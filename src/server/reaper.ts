@@ -21,7 +21,7 @@ export function startReaper(log: (msg: string) => void): void {
   }
   // The reaper must not inherit fds the server got from whoever started it.
   closeOnExecAll();
-  const child = spawn(process.execPath, [...execArgv, '--max-old-space-size=16', entry], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  const child = spawn(process.execPath, [...execArgv, '--max-old-space-size=16', entry], { detached: true, cwd: '/', stdio: ['pipe', 'ignore', 'ignore'] });
   child.unref();
   const stdin = child.stdin!;
   let alive = true;
