@@ -2,6 +2,7 @@
 import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { Paths } from '../platform/paths.js';
+import { startReaper } from './reaper.js';
 import { ServerSession } from './session.js';
 import { ensureSocketDir, listen, probeSocket } from './socket-server.js';
 
@@ -64,6 +65,8 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   const unlock = takeLock(paths.socket + '.lock');
   let server: import('node:net').Server | undefined;
   let exiting = false;
+  // Before the first pane: it ends the panes if this process dies without doing it.
+  startReaper(log);
   const session = new ServerSession({
     paths,
     cwd: o.cwd,
@@ -73,7 +76,7 @@ export async function runServer(o: RunServerOpts): Promise<void> {
     rows: o.rows,
     command: o.command,
     log,
-    onShutdown: () => {
+    onShutdown: (_reason, panesEnded) => {
       if (exiting) return;
       exiting = true;
       server?.close();
@@ -82,8 +85,9 @@ export async function runServer(o: RunServerOpts): Promise<void> {
       } catch {
         /* already gone */
       }
-      // Give queued "exit" messages a moment to reach clients before the process ends.
-      setTimeout(() => process.exit(0), 100).unref();
+      // Exit once every pane program is gone (bounded by terminate.ts STOP_STEPS), giving queued "exit" messages a moment too.
+      const exit = () => setTimeout(() => process.exit(0), 100).unref();
+      void panesEnded.then(exit, exit);
     },
   });
   try {

@@ -146,12 +146,19 @@ export class PaneRuntime {
     return this.screen.modes.mouseTracking !== 'none';
   }
 
-  kill(): void {
-    this.pty?.kill();
+  /** Ends the pane's program and everything else in its session (HUP, TERM, KILL). */
+  kill(): Promise<void> {
+    return this.pty?.kill() ?? Promise.resolve();
   }
 
-  dispose(): void {
-    this.kill();
+  /** Frees the screen; `kill: false` when the caller ends the program itself (server shutdown ends all panes at once). */
+  dispose(o: { kill?: boolean } = {}): void {
+    if (o.kill ?? true) void this.kill();
     this.screen.dispose();
+  }
+
+  /** The pid of the pane's program while it runs (its session leader). */
+  get runningPid(): number | undefined {
+    return this.exited || this.pty?.exited ? undefined : this.pty?.pid;
   }
 }

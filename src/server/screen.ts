@@ -289,6 +289,9 @@ export class Screen {
     this.disposed = true;
     for (const d of this.disposables) d.dispose();
     for (const l of this.allListeners) l.clear();
+    // xterm's dispose keeps the buffer: drop the history now, so a screen still referenced somewhere holds a few rows, not megabytes.
+    this.term.options.scrollback = 0;
+    this.term.reset();
     this.term.dispose();
   }
 

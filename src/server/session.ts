@@ -15,9 +15,11 @@ import { ConfigHolder } from './config-holder.js';
 import { copyStyles, type CopyOp } from './copy-controller.js';
 import { DetectionLoop } from './detection-loop.js';
 import { EpisodeManager } from './episodes.js';
+import { governanceNotice } from './governance-notice.js';
 import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
 import { PaneRuntime } from './pane-runtime.js';
+import { endSessions } from './terminate.js';
 
 export interface SessionOptions {
   paths: Paths;
@@ -29,23 +31,8 @@ export interface SessionOptions {
   /** Command of the first pane (default: the user's shell). */
   command?: string[];
   log(msg: string): void;
-  onShutdown(reason: string): void;
-}
-
-/** Governance outcomes the user should see in the bar, not only in the audit log. */
-function governanceNotice(e: { type: string; [k: string]: unknown }): { level: 'info' | 'warning' | 'error'; message: string } | undefined {
-  const who = [e.agent_id, e.pane_id].filter(Boolean).join(' in ');
-  const what = Array.isArray(e.argv) ? (e.argv as string[]).join(' ').slice(0, 80) : String(e.tool ?? '');
-  if (e.type === 'PlanVerifyDenied') return { level: 'warning', message: `plan verify denied ${what}${who ? ` (${who})` : ''}: ${e.reason ?? e.kind}` };
-  if (e.type === 'PlanVerifyPassed') return { level: 'info', message: `plan verify passed: ${what}` };
-  if (e.type === 'governance_decision' && e.decision === 'deny') return { level: 'warning', message: `denied ${e.tool ?? ''} ${what}: ${e.reason ?? ''}` };
-  if (e.type === 'hook_run' && e.outcome !== 'ok') return { level: 'error', message: `hook ${e.hook_id ?? e.command} ${e.outcome}: ${e.reason ?? ''}` };
-  if (e.type === 'hook_inert') return { level: 'warning', message: `hook not run: ${e.reason ?? e.command}` };
-  // A configured hook stage the running agent's harness never fires: say so instead of pretending it runs.
-  if (e.type === 'hook_unsupported') return { level: 'warning', message: String(e.message ?? '') };
-  // A failing per-agent hook never stops its agent, but the user should know it did nothing.
-  if (e.type === 'agent_hook_run' && e.outcome !== 'ok' && e.outcome !== 'deny') return { level: 'warning', message: `${e.agent_id} ${e.hook_type} hook ${e.outcome}, ignored: ${e.reason ?? ''}` };
-  return undefined;
+  /** `panesEnded` settles once every pane program is gone (bounded: see terminate.ts STOP_STEPS). */
+  onShutdown(reason: string, panesEnded: Promise<unknown>): void;
 }
 
 interface Subscriber {
@@ -181,6 +168,8 @@ export class ServerSession implements SessionApi {
     if (r.error) throw new ApiError(r.error.code, r.error.message);
     this.st = r.state;
     for (const e of r.effects) this.applyEffect(e);
+    // A pane that exited gets no kill effect (nothing left to kill), but its screen and scrollback must go with it.
+    for (const id of this.runtimes.keys()) if (!this.st.panes[id]) this.dropRuntime(id);
     this.syncSizes();
     for (const e of r.events) this.publish(e);
     for (const l of this.links.values()) l.schedule();
@@ -191,13 +180,8 @@ export class ServerSession implements SessionApi {
     switch (e.type) {
       case 'spawn':
         return this.spawn(e.pane, e.command, e.cwd, e.env);
-      case 'kill': {
-        this.detection.forget(e.pane);
-        const rt = this.runtimes.get(e.pane);
-        this.runtimes.delete(e.pane);
-        rt?.dispose();
-        return;
-      }
+      case 'kill':
+        return this.dropRuntime(e.pane);
       case 'notify':
         this.broadcast({ alert: { pane: e.pane, state: e.state, agent: e.agent, reason: e.reason } });
         return;
@@ -205,6 +189,15 @@ export class ServerSession implements SessionApi {
         setImmediate(() => this.shutdown(e.reason));
         return;
     }
+  }
+
+  /** Ends a pane's program (if still running) and frees everything the server kept for it. */
+  private dropRuntime(id: string): void {
+    const rt = this.runtimes.get(id);
+    this.runtimes.delete(id);
+    this.detection.forget(id);
+    for (const l of this.links.values()) l.copy.forget(id);
+    rt?.dispose();
   }
 
   private spawn(id: string, command: string[], cwd: string, env?: Record<string, string>): void {
@@ -485,9 +478,11 @@ export class ServerSession implements SessionApi {
     this.agents.dispose();
     this.episodes.dispose();
     this.stageWarnings.dispose();
-    for (const rt of this.runtimes.values()) rt.dispose();
+    // One HUP, TERM, KILL sequence for all panes at once; the process exits once it is over (main.ts).
+    const pids = [...this.runtimes.values()].flatMap((rt) => rt.runningPid ?? []);
+    for (const rt of this.runtimes.values()) rt.dispose({ kill: false });
     this.runtimes.clear();
     this.detection.dispose();
-    this.o.onShutdown(reason);
+    this.o.onShutdown(reason, endSessions(pids));
   }
 }

@@ -1,0 +1,105 @@
+// Ending pane programs for good: every process in each pane's session gets HUP, then TERM, then KILL, with short grace periods.
+//
+// A pane's program leads its own session (forkpty calls setsid), and everything it starts stays in that
+// session unless it calls setsid itself: its children, and jobs a shell put in other process groups. So
+// the session id, not the process group, says what belongs to a pane. Linux lists sessions in /proc;
+// elsewhere only the leader's process group is reachable.
+import { readdirSync, readFileSync } from 'node:fs';
+
+export interface Step {
+  signal: NodeJS.Signals;
+  /** How long to wait for the processes to end before the next step. */
+  waitMs: number;
+}
+
+/** `server stop`: a hangup (what closing a terminal sends), then the polite kill, then the one that cannot be ignored. */
+export const STOP_STEPS: readonly Step[] = [
+  { signal: 'SIGHUP', waitMs: 400 },
+  { signal: 'SIGTERM', waitMs: 600 },
+  { signal: 'SIGKILL', waitMs: 500 },
+];
+
+const POLL_MS = 25;
+/** A fork bomb in a pane must not make one scan unbounded. */
+const MAX_SCAN = 100_000;
+
+/** State and session of a process from /proc/PID/stat (the command name may hold spaces and parentheses). */
+function stateAndSession(pid: string): { state: string; session: number } | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return { state: f[0], session: Number(f[3]) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** Live (not zombie) processes in the given sessions, or undefined where there is no /proc. */
+export function sessionMembers(leaders: ReadonlySet<number>): number[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync('/proc');
+  } catch {
+    return undefined;
+  }
+  const out: number[] = [];
+  for (const name of names.slice(0, MAX_SCAN)) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    const s = stateAndSession(name);
+    if (s && s.state !== 'Z' && leaders.has(s.session) && Number(name) !== process.pid) out.push(Number(name));
+  }
+  return out;
+}
+
+function signal(pid: number, sig: NodeJS.Signals): void {
+  try {
+    process.kill(pid, sig);
+  } catch {
+    /* gone, or not ours */
+  }
+}
+
+/** Sends `sig` to everything in the sessions; returns how many processes were still there. */
+function signalSessions(leaders: ReadonlySet<number>, sig: NodeJS.Signals): number {
+  const members = sessionMembers(leaders);
+  if (!members) {
+    // No /proc (macOS): the leaders' process groups are what can be reached.
+    for (const pid of leaders) signal(-pid, sig);
+    return [...leaders].filter((pid) => alive(pid)).length;
+  }
+  for (const pid of members) signal(pid, sig);
+  return members.length;
+}
+
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+function remaining(leaders: ReadonlySet<number>): number {
+  const members = sessionMembers(leaders);
+  return members ? members.length : [...leaders].filter(alive).length;
+}
+
+/**
+ * Ends every process of the sessions led by `leaders`, one step after another, moving on as soon as none
+ * is left. Resolves with how many processes were still alive at the end (0 unless something is unkillable,
+ * such as a process stuck in the kernel). Takes at most the sum of the steps' waits.
+ */
+export async function endSessions(leaders: Iterable<number>, steps: readonly Step[] = STOP_STEPS): Promise<number> {
+  const set = new Set([...leaders].filter((pid) => Number.isInteger(pid) && pid > 1));
+  if (!set.size) return 0;
+  for (const step of steps) {
+    if (!signalSessions(set, step.signal)) return 0;
+    const deadline = Date.now() + step.waitMs;
+    while (Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, POLL_MS));
+      if (!remaining(set)) return 0;
+    }
+  }
+  return remaining(set);
+}

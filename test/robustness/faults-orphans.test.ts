@@ -1,0 +1,115 @@
+// Hostile case: a server that crashes (kill -9) or is stopped leaves no pane program running, even ones that ignore HUP and TERM.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { listPanes } from '../support/api.js';
+import { pidAlive, tempEnvFor, type TempEnv } from '../support/temp-env.js';
+import { waitFor } from '../support/wait-for.js';
+
+const LOOP = 'while :; do sleep 1; done';
+/** Ignores the hangup and the polite kill: only SIGKILL ends it. */
+const STUBBORN = ['sh', '-c', `trap "" HUP TERM; ${LOOP}`];
+const PLAIN = ['sh', '-c', LOOP];
+/** A stubborn job in its own process group (job control on), so killing the pane's group alone misses it. */
+const STUBBORN_JOB = ['sh', '-c', `set -m; (trap "" HUP TERM; ${LOOP}) & wait`];
+/** Everything must be gone this long after the server died or `server stop` returned. */
+const DEADLINE_MS = 3000;
+
+/** The session id of a process (field 6 of /proc/PID/stat), or undefined once it is gone. */
+function sessionOf(pid: number): number | undefined {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[3]);
+  } catch {
+    return undefined;
+  }
+}
+
+/** Every live process in the sessions the given pane programs lead (the programs, their children and jobs). */
+function paneProcesses(leaders: number[]): number[] {
+  const set = new Set(leaders);
+  return readdirSync('/proc')
+    .filter((n) => /^\d+$/.test(n))
+    .map(Number)
+    .filter((pid) => set.has(sessionOf(pid) ?? -1) && pidAlive(pid));
+}
+
+/** A server with 4 stubborn panes (one with its loop in a background job) and 2 plain ones; returns their pids. */
+async function serverWithPanes(env: TempEnv): Promise<{ server: number; panes: number[] }> {
+  const r = await env.cli(['server', 'start', '--', ...STUBBORN]);
+  assert.equal(r.code, 0, `${r.stdout}${r.stderr}${env.logTail()}`);
+  for (const command of [STUBBORN, PLAIN, STUBBORN, STUBBORN_JOB, PLAIN]) await env.call('window.new', { command, focus: false });
+  const panes = await waitFor(
+    async () => {
+      const list = await listPanes(env);
+      return list.length === 6 && list.every((p) => p.pid) ? list.map((p) => p.pid!) : undefined;
+    },
+    { timeoutMs: 10_000, message: '6 panes with pids' },
+  );
+  // Wait for the job pane's background job, so the test sees every process it must see die.
+  await waitFor(() => paneProcesses([panes[4]]).length >= 2, { timeoutMs: 5000, message: 'the background job started' });
+  return { server: (await env.serverPid())!, panes };
+}
+
+function describe(pids: number[]): string {
+  return pids
+    .map((pid) => {
+      try {
+        return `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replace(/\0/g, ' ').trim()}`;
+      } catch {
+        return `${pid} (gone)`;
+      }
+    })
+    .join('; ');
+}
+
+/** Waits (3 s at most) until no pane program and nothing else under the env's HOME runs; returns how long that took. */
+async function expectNoSurvivors(env: TempEnv, leaders: number[], what: string): Promise<number> {
+  const start = Date.now();
+  let left: number[] = [];
+  await waitFor(
+    () => {
+      left = [...new Set([...paneProcesses(leaders), ...env.processes()])];
+      return left.length === 0;
+    },
+    { timeoutMs: DEADLINE_MS, intervalMs: 20, message: `every pane program to end after ${what}`, observe: () => describe(left) },
+  );
+  return Date.now() - start;
+}
+
+test('kill -9 of the server: within 3 s no pane program survives, not even one ignoring HUP and TERM', async (t) => {
+  const env = tempEnvFor(t);
+  const { server, panes } = await serverWithPanes(env);
+  assert.ok(paneProcesses(panes).length >= 7, 'all pane programs run');
+  process.kill(server, 'SIGKILL');
+  await waitFor(() => !pidAlive(server), { timeoutMs: 2000, message: 'the server dies' });
+  t.diagnostic(`all pane programs gone ${await expectNoSurvivors(env, panes, 'kill -9')} ms after the server died`);
+});
+
+test('castellan server stop: within 3 s no pane program survives, not even one ignoring HUP and TERM', async (t) => {
+  const env = tempEnvFor(t);
+  const { server, panes } = await serverWithPanes(env);
+  const r = await env.cli(['server', 'stop'], { timeoutMs: 10_000 });
+  assert.equal(r.code, 0, r.stderr);
+  t.diagnostic(`all pane programs gone ${await expectNoSurvivors(env, panes, 'server stop')} ms after server stop returned`);
+  assert.ok(!pidAlive(server), 'the server exited');
+});
+
+test('a pane program holds no pty but its own: no master or terminal of another pane leaks into it', async (t) => {
+  const env = tempEnvFor(t);
+  const { panes } = await serverWithPanes(env);
+  const ttys = (pid: number) =>
+    readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
+      try {
+        const target = readlinkSync(`/proc/${pid}/fd/${fd}`);
+        return /^\/dev\/(pts\/|ptmx)/.test(target) ? [`${fd}->${target}`] : [];
+      } catch {
+        return [];
+      }
+    });
+  for (const pid of panes) {
+    const own = readlinkSync(`/proc/${pid}/fd/0`);
+    const foreign = ttys(pid).filter((x) => !x.endsWith(`->${own}`));
+    assert.deepEqual(foreign, [], `pane program ${pid} (on ${own}) holds other ptys`);
+  }
+});
