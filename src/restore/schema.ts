@@ -1,5 +1,6 @@
 // The snapshot on disk: a zod schema (version 1), its limits, and the types the rest of src/restore uses.
 import { z } from 'zod';
+import { panesOf } from '../core/layout.js';
 import type { LayoutNode } from '../core/types.js';
 
 export const SNAPSHOT_VERSION = 1;
@@ -96,4 +97,21 @@ export function jsonDepth(v: unknown, max: number): number {
     if (x && typeof x === 'object') for (const c of Object.values(x as object)) if (c && typeof c === 'object') stack.push([c, d + 1]);
   }
   return deepest;
+}
+
+/** What zod cannot say: each window's layout holds exactly its panes, ids are unique, active/zoomed/current exist. */
+export function inconsistency(s: Snapshot): string | undefined {
+  const seen = new Set<string>();
+  for (const w of s.windows) {
+    if (seen.has(w.id)) return `window ${w.id} appears twice`;
+    seen.add(w.id);
+    const leaves = panesOf(w.layout);
+    const ids = w.panes.map((p) => p.id);
+    if (leaves.length !== ids.length || new Set(ids).size !== ids.length || leaves.some((l) => !ids.includes(l))) return `window ${w.id}: layout and panes disagree`;
+    if (ids.some((id) => !id.startsWith(`${w.id}:`) || seen.has(id))) return `window ${w.id}: a pane id is foreign or repeated`;
+    for (const id of ids) seen.add(id);
+    if (!ids.includes(w.active) || (w.zoomed && !ids.includes(w.zoomed))) return `window ${w.id}: active or zoomed pane is not in it`;
+  }
+  if (s.currentWindow && !s.windows.some((w) => w.id === s.currentWindow)) return `current window ${s.currentWindow} does not exist`;
+  return undefined;
 }

@@ -3,7 +3,7 @@ import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdir
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Paths } from '../platform/paths.js';
-import { jsonDepth, LIMITS, snapshotSchema, SNAPSHOT_VERSION, type Snapshot } from './schema.js';
+import { inconsistency, jsonDepth, LIMITS, snapshotSchema, SNAPSHOT_VERSION, type Snapshot } from './schema.js';
 
 export const snapshotDir = (paths: Pick<Paths, 'stateDir'>): string => join(paths.stateDir, 'snapshots');
 export const snapshotFile = (paths: Pick<Paths, 'stateDir' | 'session'>): string => join(snapshotDir(paths), `${paths.session}.json`);
@@ -90,6 +90,8 @@ export function readSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>): ReadRe
     const iss = r.error.issues[0];
     return refuse(file, `does not match the snapshot format (${iss.path.join('.') || 'top'}: ${iss.message.slice(0, 120)})`);
   }
+  const odd = inconsistency(r.data);
+  if (odd) return refuse(file, `is inconsistent (${odd})`);
   if (r.data.session !== paths.session) return refuse(file, `belongs to session "${r.data.session}", not "${paths.session}"`);
   return { kind: 'ok', snapshot: r.data, file, notes };
 }
