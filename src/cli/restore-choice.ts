@@ -1,7 +1,6 @@
 // Before a server starts for `castellan`: with `[session] restore = "ask"`, ask on the terminal whether to restore the snapshot.
 import { createInterface } from 'node:readline/promises';
-import { loadConfig } from '../config/load.js';
-import { listSnapshots } from '../restore/index.js';
+import { listSnapshots } from '../restore/store.js';
 import type { CliContext } from './define-command.js';
 
 /** true/false: the user answered; undefined: the server decides (auto, off, nothing to restore, no terminal to ask on). */
@@ -12,6 +11,8 @@ export async function restoreChoice(ctx: CliContext, io: { stdin: NodeJS.ReadStr
   if (!snap) return undefined;
   let mode: string;
   try {
+    // Loaded only when there is a snapshot to ask about: a plain attach pays nothing for this.
+    const { loadConfig } = await import('../config/load.js');
     mode = loadConfig({ cwd: ctx.cwd, home: ctx.paths.home }).config.session.restore;
   } catch {
     return undefined;
