@@ -28,7 +28,7 @@ async function load<T>(b: BenchEnv, rel: string): Promise<T> {
 async function inProcess(b: BenchEnv) {
   const { Screen } = await load<typeof import('../../src/server/screen.js')>(b, 'server/screen.js');
   const { Capture } = await load<typeof import('../../src/restore/capture.js')>(b, 'restore/capture.js');
-  const { writeSnapshotFile } = await load<typeof import('../../src/restore/store.js')>(b, 'restore/store.js');
+  const { writeSnapshotFile, snapshotJson } = await load<typeof import('../../src/restore/store.js')>(b, 'restore/store.js');
   const { reduce, emptyState } = await load<typeof import('../../src/core/reducer.js')>(b, 'core/reducer.js');
   const text = readFileSync(b.file, 'utf8').split('\n').slice(0, LINES).join('\r\n') + '\r\n';
   const screens = await Promise.all(
@@ -47,22 +47,21 @@ async function inProcess(b: BenchEnv) {
   const st = reduce(emptyState('bench', { cols: 202, rows: 53 }), { type: 'server.restore', cols: 202, rows: 53, windows }, { now: Date.now(), defaultCommand: ['/bin/bash'], defaultCwd: '/' }).state;
   const ids = Object.keys(st.panes);
   const outputAt = new Map(ids.map((id) => [id, 1]));
+  // One object per pane, as the server's runtimes are (capture checks the pane is still the same one).
+  const live = new Map(ids.map((id, i) => [id, { exited: false, get lastOutputAt() { return outputAt.get(id)!; }, size: { cols: 100, rows: 25 }, screen: screens[i] }]));
   const capture = new Capture({
     session: 'bench',
     cwd: '/',
     home: b.tmp,
     state: () => st,
     historyLines: () => LINES,
-    pane: (id) => {
-      const i = ids.indexOf(id);
-      return { exited: false, lastOutputAt: outputAt.get(id)!, size: { cols: 100, rows: 25 }, screen: screens[i] };
-    },
+    pane: (id) => live.get(id),
   });
   const paths = { stateDir: join(b.tmp, 'restore-inproc'), session: 'bench' };
   const write = async () => {
     const t0 = now();
     const snap = await capture.take();
-    const { bytes } = await writeSnapshotFile(paths, JSON.stringify(snap));
+    const { bytes } = await writeSnapshotFile(paths, snapshotJson(snap));
     return { ms: now() - t0, bytes };
   };
   const cold: number[] = [];
@@ -100,8 +99,12 @@ async function endToEnd(b: BenchEnv) {
     const api = await waitUntil(() => Ndjson.connect(socket, 500).catch(() => undefined), 'the restore bench server', 15_000, 10);
     return { pid: child.pid!, api };
   };
+  let stage = 'start';
+  let s0pid = 0;
   try {
     let s = await start();
+    s0pid = s.pid;
+    stage = 'build';
     const ids = ['w1:p1'];
     for (let w = 1; w <= 4; w++) {
       if (w > 1) ids.push((await s.api.request<{ pane_id: string }>('window.new', {})).pane_id);
@@ -110,8 +113,10 @@ async function endToEnd(b: BenchEnv) {
       ids.push((await s.api.request<{ pane_id: string }>('pane.split', { pane_id: first, direction: 'down' })).pane_id);
       ids.push((await s.api.request<{ pane_id: string }>('pane.split', { pane_id: ids[ids.length - 2], direction: 'down' })).pane_id);
     }
+    stage = 'fill';
     for (const id of ids) await s.api.request('pane.send_text', { pane_id: id, text: `head -n ${LINES} ${shq(b.file)}; echo FILLED-DONE\r` });
     for (const id of ids) await waitUntil(async () => (await s.api.request<{ lines: string[] }>('pane.read', { pane_id: id })).lines.some((l) => l.startsWith('FILLED-DONE')), `pane ${id} filled`, 60_000, 50);
+    stage = 'snapshot';
     const { readSnapshot } = await load<typeof import('../../src/restore/store.js')>(b, 'restore/store.js');
     const paths = { stateDir: join(home, 'state', 'castellan'), session: 'default' };
     let fileBytes = 0;
@@ -126,8 +131,10 @@ async function endToEnd(b: BenchEnv) {
     process.kill(s.pid, 'SIGKILL');
     s.api.close();
     await waitGone(s.pid, 5000);
+    stage = 'restart';
     const t0 = now();
     s = await start();
+    stage = 'paint';
     const socketMs = now() - t0;
     const painted = new Set<string>();
     await waitUntil(async () => {
@@ -144,6 +151,15 @@ async function endToEnd(b: BenchEnv) {
     if (!(await waitGone(s.pid, 4000))) killPid(s.pid, 'SIGKILL');
     for (const p of pids) if (alive(p)) killPid(p, 'SIGKILL');
     return { socketMs, restoreMs, fileBytes };
+  } catch (e) {
+    const tail = (f: string) => {
+      try {
+        return readFileSync(f, 'utf8').split('\n').slice(-15).join('\n');
+      } catch {
+        return '';
+      }
+    };
+    throw new Error(`${stage}: ${(e as Error).message} (server ${alive(s0pid) ? 'alive' : 'gone'})\n--- server.out\n${tail(join(home, 'server.out'))}\n--- log\n${tail(join(home, 'state', 'castellan', 'server-default.log'))}`);
   } finally {
     for (const p of pids) if (alive(p)) killPid(p, 'SIGKILL');
     untrack();

@@ -13,7 +13,7 @@ export interface LivePane {
   readonly exited: boolean;
   readonly lastOutputAt: number;
   readonly size: { cols: number; rows: number };
-  readonly screen: { readLines(o: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[] };
+  readonly screen: { lineCount(): number; readRange(from: number, to: number, ansi: boolean): string[] };
   readonly pty?: { readonly pid: number; cwd(): string | undefined; foregroundPid(): number | undefined };
 }
 
@@ -56,6 +56,9 @@ async function claudeSessionFromFiles(home: string, cwd: string, since: number):
 }
 
 const SESSION_FILES: Record<string, (home: string, cwd: string, since: number) => Promise<string | undefined>> = { claude: claudeSessionFromFiles };
+
+/** Lines serialised between two yields to the event loop. */
+const SLICE = 100;
 
 interface HistoryCache {
   key: string;
@@ -133,7 +136,15 @@ export class Capture {
     const key = `${rt.lastOutputAt}:${rt.size.cols}x${rt.size.rows}:${want}`;
     const cached = this.history.get(id);
     if (cached?.key === key) return { history: cached.b64, historyLines: cached.lines };
-    const lines = rt.screen.readLines({ lines: want, ansi: true, source: 'all' });
+    // In slices, yielding between them: serialising 10 000 styled lines at once stalls the loop for half a second under load.
+    const end = rt.screen.lineCount();
+    const lines: string[] = [];
+    for (let y = Math.max(0, end - want); y < end; y += SLICE) {
+      lines.push(...rt.screen.readRange(y, Math.min(end, y + SLICE), true));
+      await new Promise((r) => setImmediate(r));
+      // The pane closed meanwhile (its screen is disposed): nothing to keep.
+      if (this.h.pane(id) !== rt) return {};
+    }
     while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
     const b64 = await packHistory(lines);
     if (b64.length > LIMITS.historyB64Chars) return {};

@@ -56,6 +56,9 @@ export interface SnapshotHost extends Omit<CaptureHost, 'pane'>, Omit<ApplyHost,
   relaunch(): string[];
 }
 
+/** After a restore the snapshot on disk still describes the session: no rewrite while the panes repaint their history. */
+const RESTORE_QUIET_MS = 10_000;
+
 const isDir = (p: string): boolean => {
   try {
     return statSync(p).isDirectory();
@@ -92,6 +95,7 @@ export class SessionSnapshots {
       return false;
     }
     const st = this.h.state();
+    this.writer.quietFor(RESTORE_QUIET_MS);
     this.restoring = applyRestore({ ...this.h, pane: (id) => this.h.pane(id), paneCwd: (id) => st.panes[id]?.cwd ?? this.h.cwd }, plan);
     this.h.log(`restored ${plan.action.windows.length} window(s), ${plan.panes.size} pane(s) from the snapshot of ${new Date(plan.savedAt).toISOString()}`);
     return true;

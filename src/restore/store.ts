@@ -107,19 +107,36 @@ function ensureDir(dir: string): void {
 
 let tmpSeq = 0;
 
+/** The snapshot as JSON in pieces (one per pane), so no single stringify or write holds the event loop for long. */
+export function* snapshotJson(s: Snapshot): Generator<string> {
+  const { windows, ...head } = s;
+  yield JSON.stringify(head).slice(0, -1) + ',"windows":[';
+  for (let i = 0; i < windows.length; i++) {
+    const { panes, ...w } = windows[i];
+    yield (i ? ',' : '') + JSON.stringify(w).slice(0, -1) + ',"panes":[';
+    for (let j = 0; j < panes.length; j++) yield (j ? ',' : '') + JSON.stringify(panes[j]);
+    yield ']}';
+  }
+  yield ']}';
+}
+
 /** Writes the snapshot atomically: a reader sees the old file or the new one, never half of one, even after kill -9 or a power cut. */
-export async function writeSnapshotFile(paths: Pick<Paths, 'stateDir' | 'session'>, json: string): Promise<{ file: string; bytes: number }> {
+export async function writeSnapshotFile(paths: Pick<Paths, 'stateDir' | 'session'>, json: string | Iterable<string>): Promise<{ file: string; bytes: number }> {
   const file = snapshotFile(paths);
   ensureDir(snapshotDir(paths));
   const tmp = `${file}.tmp-${process.pid}-${++tmpSeq}`;
   const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
   try {
-    const buf = Buffer.from(json, 'utf8');
-    await fh.writeFile(buf);
+    let bytes = 0;
+    for (const chunk of typeof json === 'string' ? [json] : json) {
+      const buf = Buffer.from(chunk, 'utf8');
+      await fh.write(buf);
+      bytes += buf.length;
+    }
     await fh.sync();
     await fh.close();
     await rename(tmp, file);
-    return { file, bytes: buf.length };
+    return { file, bytes };
   } catch (e) {
     await fh.close().catch(() => undefined);
     await rm(tmp, { force: true }).catch(() => undefined);

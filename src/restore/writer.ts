@@ -1,7 +1,7 @@
 // Writes the session's snapshot: debounced after structural changes, throttled after output, periodic; one write at a time, off the critical path.
 import type { Paths } from '../platform/paths.js';
 import type { Capture } from './capture.js';
-import { writeSnapshotFile } from './store.js';
+import { snapshotJson, writeSnapshotFile } from './store.js';
 
 export interface WriterOptions {
   capture: Capture;
@@ -29,6 +29,7 @@ export class SnapshotWriter {
   private again = false;
   private dirty = true;
   private disabled = false;
+  private quietUntil = 0;
   last?: WriteStats;
 
   constructor(private readonly o: WriterOptions) {
@@ -45,7 +46,7 @@ export class SnapshotWriter {
     this.structuralTimer = setTimeout(() => {
       this.structuralTimer = undefined;
       void this.write();
-    }, this.o.debounceMs ?? 250);
+    }, Math.max(this.o.debounceMs ?? 250, this.quietUntil - Date.now()));
     this.structuralTimer.unref();
   }
 
@@ -53,11 +54,18 @@ export class SnapshotWriter {
     if (this.disabled) return;
     this.dirty = true;
     if (this.contentTimer) return;
+    // A snapshot that took long (big histories still changing) is not taken again soon: at most ~10 % of the time.
+    const wait = Math.max(this.o.contentMs ?? 3000, (this.last?.ms ?? 0) * 10, this.quietUntil - Date.now());
     this.contentTimer = setTimeout(() => {
       this.contentTimer = undefined;
       void this.write();
-    }, this.o.contentMs ?? 3000);
+    }, wait);
     this.contentTimer.unref();
+  }
+
+  /** Just restored: the file on disk already says what the session is; skip the expensive rewrite while it repaints. */
+  quietFor(ms: number): void {
+    this.quietUntil = Date.now() + ms;
   }
 
   /** Writes now (after a write in flight); resolves with what it cost, or undefined when writing is off or failed. */
@@ -73,7 +81,7 @@ export class SnapshotWriter {
       try {
         const snap = await this.o.capture.take();
         if (this.disabled) return undefined;
-        const { bytes } = await writeSnapshotFile(this.o.paths, JSON.stringify(snap));
+        const { bytes } = await writeSnapshotFile(this.o.paths, snapshotJson(snap));
         this.last = { ms: performance.now() - t0, bytes, at: Date.now() };
         return this.last;
       } catch (e) {
