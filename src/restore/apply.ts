@@ -1,9 +1,11 @@
 // Brings restored panes to life: history above a dim "restored" line, then (after SessionStart allows it) the resume command typed into the shell.
-import type { PanePlan, RestorePlan } from './plan.js';
+import { shellQuote, type PanePlan, type RestorePlan } from './plan.js';
 
 export interface ApplyHost {
   pane(id: string): { readonly exited: boolean; readonly lastOutputAt: number; screen: { write(data: string): void }; write(data: string): void } | undefined;
   paneCwd(id: string): string;
+  /** Re-arms an agent definition's hooks for a restored pane (refused: untrusted or gone); absent: definitions are not restored. */
+  adopt?(p: { name: string; paneId: string; cwd: string }): { agentId: string; command: string } | { refused: string };
   /** Governance SessionStart for a resumed agent; false (with a reason) refuses the resume. */
   sessionStart(p: { pane: string; agent: string; cwd: string; argv: string[] }): Promise<{ ok: boolean; reason?: string }>;
   emit(e: { type: string; [k: string]: unknown }): void;
@@ -34,11 +36,22 @@ function one(h: ApplyHost, id: string, p: PanePlan): Promise<void> | undefined {
   // Written before the shell's first output arrives (that comes in a later tick), so history sits above the prompt.
   if (p.history?.length) rt.screen.write(p.history.join('\r\n') + '\r\n');
   rt.screen.write(dim(p.note));
-  if (!p.typed) return undefined;
+  if (!p.typed && !p.definition) return undefined;
   return followUp(h, id, p, rt);
 }
 
 async function followUp(h: ApplyHost, id: string, p: PanePlan, rt: NonNullable<ReturnType<ApplyHost['pane']>>): Promise<void> {
+  let typed = p.typed;
+  if (p.definition) {
+    const a = h.adopt ? h.adopt({ name: p.definition, paneId: id, cwd: h.paneCwd(id) }) : { refused: 'agent definitions are not available' };
+    if ('refused' in a) {
+      // A definition castellan may not start now (an untrusted project's, one that is gone) does not come back at all.
+      rt.screen.write(dim(`agent ${p.definition} not restored: ${a.refused}`));
+      return;
+    }
+    typed = `CASTELLAN_AGENT_ID=${a.agentId} CASTELLAN_AGENT_TYPE=${shellQuote([p.definition])} ${typed ?? a.command}`;
+  }
+  if (!typed) return;
   if (p.agent) {
     let start: { ok: boolean; reason?: string };
     try {
@@ -55,7 +68,7 @@ async function followUp(h: ApplyHost, id: string, p: PanePlan, rt: NonNullable<R
   }
   await waitForOutput(h, id, PROMPT_WAIT_MS);
   const now = h.pane(id);
-  if (now && !now.exited) now.write(p.typed + '\r');
+  if (now && !now.exited) now.write(typed + '\r');
 }
 
 /** Call right after the restored panes were spawned (same tick): paints every pane, then runs the follow-ups on their own. */

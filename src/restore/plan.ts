@@ -26,6 +26,8 @@ export interface PanePlan {
   note: string;
   /** A command line typed into the fresh shell once it shows its prompt. */
   typed?: string;
+  /** Started from this agent definition: its hooks are armed again, and without a resume command its own command runs. */
+  definition?: string;
   /** Set for agents resumed: governance SessionStart runs (resumed: true) before the line is typed. */
   agent?: { name: string; how: 'id' | 'latest'; sessionId?: string; argv: string[] };
 }
@@ -64,6 +66,12 @@ function when(at: number): string {
 }
 
 function panePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined): PanePlan {
+  const plan = basePlan(p, ctx, savedAt, cwdNote, history);
+  if (p.definition && p.kind !== 'shell' && p.kind !== 'exited') plan.definition = stripControls(p.definition, '');
+  return plan;
+}
+
+function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined): PanePlan {
   const head = `restored by castellan, snapshot of ${when(savedAt)}${cwdNote}`;
   const fg = p.foreground ?? [];
   if (p.kind === 'agent' && p.agent) {

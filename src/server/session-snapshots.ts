@@ -30,6 +30,7 @@ export interface SnapshotDeps {
   listen(fn: (e: StampedEvent) => void): () => void;
   emit(e: { type: string; [k: string]: unknown }): void;
   shell(): string[];
+  agents?: { adopt(p: { name: string; paneId: string; cwd: string }): { agentId: string; command: string } | { refused: string } };
   log(msg: string): void;
 }
 
@@ -49,6 +50,7 @@ export function makeSnapshots(d: SnapshotDeps, forced = false): SessionSnapshots
     emit: d.emit,
     log: d.log,
     shell: d.shell,
+    adopt: d.agents ? (p) => d.agents!.adopt(p) : undefined,
     // Only the user's own file may name programs to start again: a repository's castellan.toml never does.
     relaunch: () => d.config.loaded.layers.find((l) => l.layer === 'user')?.value.session?.relaunch ?? [],
     sessionStart: async (p) => {

@@ -125,7 +125,7 @@ export class ServerSession implements SessionApi {
       log: o.log,
     });
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
-    this.snapshots = makeSnapshots({ ...o, config: this.config, state: () => this.st, runtime: (id) => this.runtimes.get(id), dispatch: (a) => this.dispatch(a), listen, emit: (e) => this.emit(e), shell: () => this.defaultCommand() }, o.restore?.choice === true);
+    this.snapshots = makeSnapshots({ ...o, config: this.config, state: () => this.st, runtime: (id) => this.runtimes.get(id), dispatch: (a) => this.dispatch(a), listen, emit: (e) => this.emit(e), shell: () => this.defaultCommand(), agents: this.agents }, o.restore?.choice === true);
     if (o.restore?.message) this.pendingNotices.push(o.restore.message);
     if (startFromSnapshot(this.snapshots, o.restore, { cols: o.cols, rows: o.rows }, o.log)) return;
     this.dispatch({

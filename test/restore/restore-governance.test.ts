@@ -134,3 +134,23 @@ test('session names: the snapshot, the bar and server status follow --session in
   await cli(e, ['--session', 'work', 'server', 'stop']);
   await cli(e, ['server', 'stop', '--session', 'foo']);
 });
+
+test('an agent started from a definition comes back from it: resumed with its flags, its hooks armed again', { timeout: 60_000 }, async (t) => {
+  const { e, proj } = setup(t, '');
+  mkdirSync(join(e.home, '.castellan', 'agents'), { recursive: true });
+  writeFileSync(
+    join(e.home, '.castellan', 'agents', 'helper.md'),
+    '---\nname: helper\ncommand: claude --model haiku\nagent: claude\nhooks:\n  UserPromptSubmit:\n    - command: "true"\n      type: "command"\n---\nYou help.\n',
+  );
+  await cli(e, ['server', 'start', '--cols', '160', '--rows', '48'], proj);
+  await cli(e, ['agent', 'start', 'helper'], proj);
+  await waitFor(() => {
+    const r = readSnapshot({ stateDir: e.stateDir, session: 'default' });
+    return r.kind === 'ok' && r.snapshot.windows[0].panes.some((p) => p.definition === 'helper' && p.agent?.sessionId);
+  }, { timeoutMs: 20_000, message: 'snapshot with the definition pane' });
+  await kill9(e);
+  await cli(e, ['server', 'start'], proj);
+  await waitFor(async () => (await screen(e, 'w1:p2')).includes(`FAKE claude argv: --model haiku --resume ${fakeSessionId('claude')}`), { timeoutMs: 15_000, message: 'helper resumed', observe: () => screen(e, 'w1:p2') });
+  const list = await e.call<{ running: Array<{ agent_type: string; pane_id: string | null }> }>('agent.list', {});
+  assert.deepEqual(list.running.map((r) => [r.agent_type, r.pane_id]), [['helper', 'w1:p2']], 'its hooks are registered for the restored pane');
+});
