@@ -30,7 +30,7 @@ export const RESUME_TABLE: readonly ResumeRow[] = [
   {
     agent: 'codex',
     valueFlags: ['--model', '-m', '--sandbox', '-s', '--ask-for-approval', '-a', '--config', '-c', '--profile', '-p', '--cd', '-C', '--add-dir', '--enable', '--disable'],
-    boolFlags: ['--yolo', '--full-auto', '--dangerously-bypass-approvals-and-sandbox', '--search', '--oss', '--no-alt-screen'],
+    boolFlags: ['--yolo', '--full-auto', '--dangerously-bypass-approvals-and-sandbox', '--dangerously-bypass-hook-trust', '--search', '--oss', '--no-alt-screen', '--no-daemon'],
     dropValueFlags: ['--image', '-i'],
     resume: (f, id) => ['codex', 'resume', ...f, id],
     latest: (f) => ['codex', 'resume', ...f, '--last'],
