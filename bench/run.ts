@@ -26,6 +26,7 @@ import { flood } from './sections/flood.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
 import { micro } from './sections/micro.js';
+import { restore } from './sections/restore.js';
 import { throughput } from './sections/throughput.js';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
@@ -39,6 +40,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['idle', idle],
   ['memory', memory],
   ['api', api],
+  ['restore', restore],
 ];
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo'], cpu: ['flood', 'idle'] };
 

@@ -83,6 +83,8 @@ export interface SessionApi {
   readonly agents?: AgentsApi;
   /** Recursive episodes and sub-harness panes (episode.* methods, pane.split with sub_harness). */
   readonly episodes?: EpisodesApi;
+  /** The session's snapshot on disk (src/restore); absent with `[session] restore = "off"`. */
+  readonly snapshots?: { save(): Promise<{ ms: number; bytes: number } | undefined>; forget(): Promise<void> };
 }
 
 export type ClientInput =

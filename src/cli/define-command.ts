@@ -14,6 +14,8 @@ export interface CliContext {
   /** Connects to the running server or throws NotRunningError (exit 3). */
   connect(): Promise<ApiClient>;
   version: string;
+  /** `castellan --no-restore`: this start ignores the session's snapshot (false); undefined: config decides. */
+  restore?: boolean;
 }
 
 export interface ParsedArgs {

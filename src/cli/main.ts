@@ -9,7 +9,7 @@ import { COMMAND_ROWS } from './table.js';
 function usage(): string {
   const w = Math.max(...COMMAND_ROWS.map((r) => r.name.length));
   return [
-    'usage: castellan [--session NAME] [command] [options]',
+    'usage: castellan [--session NAME] [--no-restore] [command] [options]',
     '',
     'With no command, attaches to the session (starting its server first if none runs).',
     '',
@@ -21,8 +21,9 @@ function usage(): string {
 }
 
 /** Splits argv into global flags, the command name (one or two words) and its own arguments. */
-function split(argv: string[]): { session?: string; help: boolean; version: boolean; name: string; args: string[] } {
+function split(argv: string[]): { session?: string; noRestore?: boolean; help: boolean; version: boolean; name: string; args: string[] } {
   let session: string | undefined;
+  let noRestore: boolean | undefined;
   let help = false;
   let version = false;
   let i = 0;
@@ -30,16 +31,17 @@ function split(argv: string[]): { session?: string; help: boolean; version: bool
     const a = argv[i];
     if (a === '--session' || a === '-S') session = argv[++i];
     else if (a.startsWith('--session=')) session = a.slice(10);
+    else if (a === '--no-restore') noRestore = true;
     else if (a === '-h' || a === '--help') help = true;
     else if (a === '-V' || a === '--version') version = true;
     else break;
   }
   const rest = argv.slice(i);
-  if (rest[0] === 'help') return { session, help: true, version, name: rest.slice(1, 3).join(' '), args: [] };
+  if (rest[0] === 'help') return { session, noRestore, help: true, version, name: rest.slice(1, 3).join(' '), args: [] };
   const two = rest.slice(0, 2).join(' ');
-  if (COMMAND_ROWS.some((r) => r.name === two)) return { session, help, version, name: two, args: rest.slice(2) };
-  if (rest.length && COMMAND_ROWS.some((r) => r.name === rest[0])) return { session, help, version, name: rest[0], args: rest.slice(1) };
-  return { session, help, version, name: rest.length ? rest.join(' ') : 'attach', args: [] };
+  if (COMMAND_ROWS.some((r) => r.name === two)) return { session, noRestore, help, version, name: two, args: rest.slice(2) };
+  if (rest.length && COMMAND_ROWS.some((r) => r.name === rest[0])) return { session, noRestore, help, version, name: rest[0], args: rest.slice(1) };
+  return { session, noRestore, help, version, name: rest.length ? rest.join(' ') : 'attach', args: [] };
 }
 
 function errorCode(e: unknown): number {
@@ -94,12 +96,19 @@ export async function main(argv: string[]): Promise<number> {
       return ApiClient.connect(this.paths.socket);
     },
     version: VERSION,
+    ...(g.noRestore ? { restore: false } : {}),
   };
   const dash = g.args.indexOf('--');
   const own = dash === -1 ? g.args : g.args.slice(0, dash);
   const rest = dash === -1 ? [] : g.args.slice(dash + 1);
   try {
     const parsed = parseArgs({ args: own, options: def.options ?? {}, allowPositionals: !!def.positionals, strict: true });
+    // `castellan server start --session foo` means session foo, as `castellan --session foo server start` does (issue 13).
+    const own_session = (parsed.values as Record<string, unknown>).session;
+    if (typeof own_session === 'string' && own_session !== g.session) {
+      ctx.paths = resolvePaths({ session: own_session });
+      ctx.sessionFlag = own_session;
+    }
     return await def.run(ctx, { values: parsed.values as never, positionals: parsed.positionals, rest });
   } catch (e) {
     const code = (e as { code?: string }).code;

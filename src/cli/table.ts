@@ -34,6 +34,7 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'session list', summary: 'List named sessions that have a running server', load: () => import('./commands/session-list.js') },
   { name: 'session attach', summary: 'Attach to a named session (starting it if needed)', load: () => import('./commands/session-attach.js') },
   { name: 'session stop', summary: 'Stop a named session', load: () => import('./commands/session-stop.js') },
+  { name: 'session snapshots', summary: 'List saved session snapshots (what a start restores) and the ones kept aside', load: () => import('./commands/session-snapshots.js') },
   { name: 'theme set', summary: 'Switch the theme of every attached client: castellan theme set light', load: () => import('./commands/theme-set.js') },
   { name: 'config check', summary: 'Validate the configuration layers and report problems with file and line', load: () => import('./commands/config-check.js') },
   { name: 'api schema', summary: 'Print the JSON Schema of every socket method', load: () => import('./commands/api-schema.js') },

@@ -59,7 +59,8 @@ export const CONFIG_SHAPE = {
     window_size: oneOf(['smallest', 'largest', 'latest']),
     copy_mode_keys: oneOf(['vi', 'emacs']),
   }),
-  session: z.object({ shell: str() }),
+  // restore: what a start does with the session's snapshot; relaunch: programs brought back (read from the user layer only).
+  session: z.object({ shell: str(), restore: oneOf(['auto', 'ask', 'off']), relaunch: strList() }),
   // Key specs and action names are checked by the input layer; here they only need to be strings.
   keys: z.record(z.string(), str()),
   hooks: z.object({ hooks: z.array(HookSchema, { error: 'expected a list of hook tables ([[hooks.hooks]])' }) }),
@@ -91,7 +92,7 @@ export const DEFAULT_CONFIG: Config = {
     window_size: 'smallest',
     copy_mode_keys: 'vi',
   },
-  session: { shell: '' },
+  session: { shell: '', restore: 'auto', relaunch: [] },
   keys: { prefix: 'C-b' },
   hooks: { hooks: [] },
   governance: {

@@ -118,6 +118,8 @@ export type InternalAction =
   | { type: 'client.resize'; client: string; cols: number; rows: number }
   | { type: 'client.detach'; client: string }
   | { type: 'server.init'; cols: number; rows: number; command: string[]; cwd: string; env?: Record<string, string> }
+  /** A session shape read back from a snapshot (src/restore builds it; src/core/reduce-restore.ts installs it). */
+  | import('./reduce-restore.js').RestoreAction
   /** Takes the next pane number of a window for a split that first runs hooks (the id is known before the pane exists). */
   | { type: 'pane.reserve'; window: string }
   | { type: 'pane.unreserve'; pane: string }

@@ -7,6 +7,7 @@ import { closeWindow, createWindow, showWindow } from './reduce-common.js';
 import { cycleLayout, presetLayout } from './layout-presets.js';
 import { targetWindowId } from './select.js';
 import { cleanName } from './text.js';
+import { reduceRestore } from './reduce-restore.js';
 
 function clampSize(cols: number, rows: number) {
   return { cols: Math.max(10, Math.min(2000, Math.floor(cols) || 80)), rows: Math.max(4, Math.min(1000, Math.floor(rows) || 24)) };
@@ -22,6 +23,8 @@ export function reduceWindowAction(d: Draft, a: AnyAction): void {
       d.result = { window: w.id, pane: w.active };
       return;
     }
+    case 'server.restore':
+      return reduceRestore(d, a);
     case 'window.new': {
       const w = createWindow(d, { command: a.command, cwd: a.cwd, env: a.env, windowName: a.name ? cleanName(a.name) : undefined });
       if (!a.detached) showWindow(d, w.id, d.ctx.client);

@@ -281,6 +281,25 @@ export class AgentManager {
     return { sent: true, agent_id: scope.agentId, pane_id: scope.paneId, decision: 'allow', text: typed };
   }
 
+  /** A restored pane whose agent came from a definition: its hooks are armed again (no first message: the conversation has it). */
+  adopt(p: { name: string; paneId: string; cwd: string }): { agentId: string; command: string } | { refused: string } {
+    if (this.disposed) return { refused: 'the server is stopping' };
+    const def = this.list({ cwd: p.cwd }).agents.find((a) => a.name === p.name);
+    if (!def) return { refused: `no agent definition named "${p.name}" any more` };
+    if (!def.startable) return { refused: `agent "${def.name}" cannot start: ${def.reason}` };
+    const agentId = this.newId(def.name);
+    const scope = this.registry.register(agentId, def.hooksValid ? def.hooks : {}, { agentType: def.name, kind: def.kind, cwd: p.cwd, file: def.file });
+    scope.paneId = p.paneId;
+    scope.firstDelivered = true;
+    void new Promise<string>((r) => this.enders.set(agentId, r)).then((why) => {
+      this.enders.delete(agentId);
+      this.registry.unregister(agentId);
+      this.h.emit({ type: 'agent_ended', agent_id: agentId, agent_type: def.name, pane: p.paneId, reason: why });
+    });
+    this.h.emit({ type: 'agent_started', agent_id: agentId, agent_type: def.name, kind: def.kind, pane: p.paneId, file: def.file, hooks: def.hooksValid ? Object.keys(def.hooks) : [], resumed: true });
+    return { agentId, command: def.command };
+  }
+
   /** Server shutdown: every agent ends and the registry is emptied now (the lifecycles' finally blocks follow). */
   dispose(): void {
     this.disposed = true;

@@ -7,14 +7,16 @@ import { probeSocket } from './socket-server.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
 
-export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number; rows?: number; command?: string[]; timeoutMs?: number }): Promise<void> {
+export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number; rows?: number; command?: string[]; timeoutMs?: number; restore?: boolean }): Promise<void> {
   mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   const logFd = openSync(paths.serverLog, 'a', 0o600);
-  const args = [BIN, 'server', 'start', '--foreground', '--session', paths.session];
+  // The session travels in CASTELLAN_SESSION next to CASTELLAN_SOCKET: a --session flag would re-derive (and so lose) a custom socket.
+  const args = [BIN, 'server', 'start', '--foreground'];
+  if (o.restore !== undefined) args.push(o.restore ? '--restore' : '--no-restore');
   if (o.cols) args.push('--cols', String(o.cols));
   if (o.rows) args.push('--rows', String(o.rows));
   if (o.command?.length) args.push('--', ...o.command);
-  const env: NodeJS.ProcessEnv = { ...process.env, CASTELLAN_SOCKET: paths.socket, CASTELLAN_SERVER: '1' };
+  const env: NodeJS.ProcessEnv = { ...process.env, CASTELLAN_SOCKET: paths.socket, CASTELLAN_SESSION: paths.session, CASTELLAN_SERVER: '1' };
   // The server must not keep the caller's pane identity: it is a new, separate server.
   delete env.CASTELLAN_PANE_ID;
   delete env.CASTELLAN_ENV;

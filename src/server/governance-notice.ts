@@ -1,5 +1,4 @@
-// Which governance and hook events the user should see as a notice in the status bar, and its wording.
-
+// Which governance and hook events the user sees in the bar (not only in the audit log), and how they read.
 /** Governance outcomes the user should see in the bar, not only in the audit log. */
 export function governanceNotice(e: { type: string; [k: string]: unknown }): { level: 'info' | 'warning' | 'error'; message: string } | undefined {
   const who = [e.agent_id, e.pane_id].filter(Boolean).join(' in ');

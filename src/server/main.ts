@@ -3,6 +3,7 @@ import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, unlinkSyn
 import { dirname } from 'node:path';
 import type { Paths } from '../platform/paths.js';
 import { startReaper } from './reaper.js';
+import { loadSnapshot } from '../restore/index.js';
 import { ServerSession } from './session.js';
 import { ensureSocketDir, listen, probeSocket } from './socket-server.js';
 
@@ -13,6 +14,8 @@ export interface RunServerOpts {
   cols?: number;
   rows?: number;
   command?: string[];
+  /** `--restore` / `--no-restore`; undefined: `[session] restore` decides. A COMMAND also means a fresh start. */
+  restore?: boolean;
   /** Called once the socket accepts connections. */
   onReady?(): void;
 }
@@ -67,7 +70,10 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   let exiting = false;
   // Before the first pane: it ends the panes if this process dies without doing it.
   startReaper(log);
+  const choice = o.command?.length ? false : o.restore;
+  const restore = choice === false ? { choice } : { ...(await loadSnapshot(paths)), choice };
   const session = new ServerSession({
+    restore,
     paths,
     cwd: o.cwd,
     env: process.env,
@@ -99,7 +105,8 @@ export async function runServer(o: RunServerOpts): Promise<void> {
     unlock();
   }
   log(`listening on ${paths.socket} (session ${paths.session}, cwd ${o.cwd})`);
-  process.on('SIGTERM', () => session.shutdown('SIGTERM'));
+  // A polite stop keeps the session as it is now; kill -9 keeps the last snapshot written (at most a few seconds old).
+  process.on('SIGTERM', () => void (session.snapshots?.save() ?? Promise.resolve()).finally(() => session.shutdown('SIGTERM')));
   process.on('SIGINT', () => session.shutdown('SIGINT'));
   process.on('SIGHUP', () => log('SIGHUP ignored (server keeps running)'));
   // One misbehaving pane or client must not take every other pane down with the server.

@@ -256,6 +256,26 @@ export class Screen {
     return out;
   }
 
+  /** How many lines scrollback + screen hold now (up to the last non-blank screen row), for reading them in slices. */
+  lineCount(): number {
+    const b = this.term.buffer.active;
+    let last = b.baseY + this.term.rows - 1;
+    while (last >= b.baseY && plainRow(b.getLine(last)) === '') last--;
+    return last + 1;
+  }
+
+  /** Lines [from, to) of scrollback + screen, SGR-styled or plain: lets a caller serialise a long history in slices. */
+  readRange(from: number, to: number, ansi: boolean): string[] {
+    const b = this.term.buffer.active;
+    const out: string[] = [];
+    const cell = b.getNullCell();
+    for (let y = Math.max(0, from); y < Math.min(to, b.length); y++) {
+      const line = b.getLine(y);
+      out.push(!ansi ? plainRow(line) : line ? serializeRow(line, this.term.cols, cell) : '');
+    }
+    return out;
+  }
+
   /** Plain view for agent-state detection; cached until the screen changes (treat as read-only). */
   snapshot(): ScreenSnapshot {
     if (this.snapshotCache) return this.snapshotCache;

@@ -20,6 +20,9 @@ import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
 import { PaneRuntime } from './pane-runtime.js';
 import { endSessions } from './terminate.js';
+import { Asks } from './asks.js';
+import type { SessionSnapshots } from '../restore/index.js';
+import { makeSnapshots, startFromSnapshot, type RestoreInput } from './session-snapshots.js';
 
 export interface SessionOptions {
   paths: Paths;
@@ -30,6 +33,8 @@ export interface SessionOptions {
   rows?: number;
   /** Command of the first pane (default: the user's shell). */
   command?: string[];
+  /** A snapshot read before the session started (src/restore), and whether to use it. */
+  restore?: RestoreInput;
   log(msg: string): void;
   /** `panesEnded` settles once every pane program is gone (bounded: see terminate.ts STOP_STEPS). */
   onShutdown(reason: string, panesEnded: Promise<unknown>): void;
@@ -64,6 +69,10 @@ export class ServerSession implements SessionApi {
   /** Recursive episodes: sub-harness splits behind SessionStart hooks, SessionEnd when a child ends. */
   readonly episodes: EpisodeManager;
   private readonly stageWarnings: StageWarnings;
+  /** Snapshot writer and restorer; undefined with `[session] restore = "off"`. */
+  readonly snapshots: SessionSnapshots | undefined;
+  /** Shown to the next client that attaches (a snapshot that was refused). */
+  private readonly pendingNotices: string[] = [];
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
@@ -118,6 +127,9 @@ export class ServerSession implements SessionApi {
       log: o.log,
     });
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
+    this.snapshots = makeSnapshots({ ...o, config: this.config, state: () => this.st, runtime: (id) => this.runtimes.get(id), dispatch: (a) => this.dispatch(a), listen, emit: (e) => this.emit(e), shell: () => this.defaultCommand(), agents: this.agents }, o.restore?.choice === true);
+    if (o.restore?.message) this.pendingNotices.push(o.restore.message);
+    if (startFromSnapshot(this.snapshots, o.restore, { cols: o.cols, rows: o.rows }, o.log)) return;
     this.dispatch({
       type: 'server.init',
       cols: o.cols ?? 80,
@@ -251,6 +263,7 @@ export class ServerSession implements SessionApi {
     const w = this.st.panes[id]?.window;
     if (!w) return;
     this.detection.paneDirty(id);
+    this.snapshots?.content();
     for (const l of this.links.values()) if (this.st.clients[l.id]?.window === w) l.schedule(false, id);
   }
 
@@ -345,6 +358,8 @@ export class ServerSession implements SessionApi {
     this.links.set(id, link);
     conn.onClose(() => this.detach(id, 'connection closed'));
     link.reset();
+    // After the attach reply, so the client is ready to show it.
+    for (const message of this.pendingNotices.splice(0)) setImmediate(() => conn.send({ notice: { level: 'warning', message } }));
     return { client_id: id, session: this.session, version: this.version, ...this.config.clientConfig() };
   }
 
@@ -437,39 +452,24 @@ export class ServerSession implements SessionApi {
     return r;
   }
 
-  private readonly asks = new Map<string, { resolve(a: 'allow' | 'deny'): void; timer: NodeJS.Timeout }>();
-  private askSeq = 0;
+  private readonly asks = new Asks({ clients: () => this.links.size, broadcast: (m) => this.broadcast(m) });
 
   ask(q: { title: string; message: string; timeoutMs: number; paneId?: string }): Promise<'allow' | 'deny'> {
-    if (this.links.size === 0) return Promise.resolve('deny');
-    const id = `a${++this.askSeq}`;
-    return new Promise((resolve) => {
-      const done = (a: 'allow' | 'deny') => {
-        const entry = this.asks.get(id);
-        if (!entry) return;
-        clearTimeout(entry.timer);
-        this.asks.delete(id);
-        this.broadcast({ ask_done: { id, answer: a } });
-        resolve(a);
-      };
-      const timer = setTimeout(() => done('deny'), q.timeoutMs);
-      this.asks.set(id, { resolve: done, timer });
-      this.broadcast({ ask: { id, title: q.title, message: q.message, timeout_ms: q.timeoutMs, pane: q.paneId } });
-    });
+    return this.asks.ask(q);
   }
 
   answer(_clientId: string, id: string, answer: 'allow' | 'deny'): boolean {
-    const entry = this.asks.get(id);
-    if (!entry) return false;
-    entry.resolve(answer);
-    return true;
+    return this.asks.answer(id, answer);
   }
 
   shutdown(reason: string): void {
-    for (const a of this.asks.values()) a.resolve('deny');
+    this.asks.denyAll();
     if (this.stopping) return;
     this.stopping = true;
     this.o.log(`shutting down: ${reason}`);
+    // The user ended the session by closing its last window: nothing to bring back. Any other end keeps the snapshot.
+    if (reason === 'last window closed') void this.snapshots?.forget();
+    else this.snapshots?.dispose();
     for (const l of this.links.values()) {
       l.conn.send({ exit: { reason } });
       l.dispose();

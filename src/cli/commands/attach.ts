@@ -3,11 +3,12 @@ import { attach } from '../../client/attach.js';
 import { startDaemon } from '../../server/daemon.js';
 import { probeSocket } from '../../server/socket-server.js';
 import { defineCommand, EXIT } from '../define-command.js';
+import { restoreChoice } from '../restore-choice.js';
 
 export default defineCommand({
   name: 'attach',
-  usage: 'castellan [--session NAME] [attach] [--window w2]',
-  summary: 'Attach this terminal to the session, starting its server (one window, one shell) if none runs.',
+  usage: 'castellan [--session NAME] [--no-restore] [attach] [--window w2]',
+  summary: 'Attach this terminal to the session, starting its server if none runs: restored from its snapshot, else one window with one shell.',
   options: { window: { type: 'string' } },
   run: async (ctx, { values }) => {
     // Attaching from inside one of this server's own panes would draw castellan inside itself.
@@ -16,7 +17,8 @@ export default defineCommand({
       return EXIT.usage;
     }
     if (!(await probeSocket(ctx.paths.socket))) {
-      await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows });
+      const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
+      await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore });
     }
     process.env.NODE_ENV = 'production';
     return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window: values.window as string | undefined });

@@ -1,0 +1,176 @@
+// Takes a snapshot of the live session: layout, each pane's cwd and foreground program (from /proc), agent session ids, history.
+import { readdir, stat } from 'node:fs/promises';
+import { basename, join } from 'node:path';
+import { panesOf } from '../core/layout.js';
+import type { PaneState, State } from '../core/types.js';
+import { identify } from '../detect/identify.js';
+import { readPaneProcesses } from '../platform/proc.js';
+import { packHistory } from './history.js';
+import { LIMITS, sessionIdSchema, SNAPSHOT_VERSION, type PaneSnapshot, type Snapshot } from './schema.js';
+
+/** What capture needs of one live pane. */
+export interface LivePane {
+  readonly exited: boolean;
+  readonly lastOutputAt: number;
+  readonly size: { cols: number; rows: number };
+  readonly screen: { lineCount(): number; readRange(from: number, to: number, ansi: boolean): string[] };
+  readonly pty?: { readonly pid: number; cwd(): string | undefined; foregroundPid(): number | undefined };
+}
+
+export interface CaptureHost {
+  session: string;
+  cwd: string;
+  home: string;
+  state(): State;
+  pane(id: string): LivePane | undefined;
+  /** Lines of history to keep per pane (ui.scrollback, capped by LIMITS.historyLines). */
+  historyLines(): number;
+}
+
+const SHELLS = new Set(['bash', 'sh', 'zsh', 'fish', 'dash', 'ksh', 'tcsh', 'csh', 'nu', 'elvish', 'xonsh', 'pwsh', 'login', 'tsh']);
+export const isShellArgv = (argv: readonly string[]): boolean => argv.length > 0 && SHELLS.has(basename(argv[0]).replace(/^-/, ''));
+
+const clip = (argv: readonly string[]): string[] => argv.slice(0, LIMITS.argv).map((a) => a.slice(0, LIMITS.arg));
+
+/** Claude keeps a conversation per file in ~/.claude/projects/<cwd with non-alphanumerics as "-">/<id>.jsonl: the newest since the pane began. */
+async function claudeSessionFromFiles(home: string, cwd: string, since: number): Promise<string | undefined> {
+  const dir = join(home, '.claude', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'));
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).slice(0, 2000);
+  } catch {
+    return undefined;
+  }
+  let best: { id: string; at: number } | undefined;
+  for (const n of names) {
+    const id = n.slice(0, -6);
+    if (!sessionIdSchema.safeParse(id).success) continue;
+    try {
+      const at = (await stat(join(dir, n))).mtimeMs;
+      if (at >= since - 1000 && (!best || at > best.at)) best = { id, at };
+    } catch {
+      /* gone */
+    }
+  }
+  return best?.id;
+}
+
+const SESSION_FILES: Record<string, (home: string, cwd: string, since: number) => Promise<string | undefined>> = { claude: claudeSessionFromFiles };
+
+/** Lines serialised between two yields to the event loop. */
+const SLICE = 100;
+
+interface HistoryCache {
+  key: string;
+  b64: string;
+  lines: number;
+}
+
+export class Capture {
+  /** The last agent session id seen per pane: a hook report is kept after the badge moves on (reset, heuristics). */
+  private readonly ids = new Map<string, { agent: string; id: string }>();
+  private readonly history = new Map<string, HistoryCache>();
+
+  constructor(private readonly h: CaptureHost) {}
+
+  /** Remembers ids from hook reports now in state; cheap, called on every agent event. */
+  noteState(st: State): void {
+    for (const p of Object.values(st.panes)) {
+      const r = p.agent.hook;
+      if (r?.sessionId && r.agent && sessionIdSchema.safeParse(r.sessionId).success) this.ids.set(p.id, { agent: r.agent, id: r.sessionId });
+    }
+    for (const id of this.ids.keys()) if (!st.panes[id]) this.ids.delete(id);
+    for (const id of this.history.keys()) if (!st.panes[id]) this.history.delete(id);
+  }
+
+  private async pane(p: PaneState): Promise<PaneSnapshot> {
+    const rt = this.h.pane(p.id);
+    const base: PaneSnapshot = { id: p.id, name: p.name, command: clip(p.command), cwd: p.cwd.slice(0, LIMITS.text), kind: 'exited', ...(p.parent ? { parent: p.parent } : {}), ...(p.episode ? { episode: p.episode } : {}) };
+    const def = p.env?.CASTELLAN_AGENT_TYPE;
+    if (def) base.definition = def.slice(0, 128);
+    if (rt) Object.assign(base, await this.historyOf(p.id, rt));
+    if (!rt || rt.exited || p.exited || !rt.pty) return base;
+    base.cwd = (rt.pty.cwd() ?? p.cwd).slice(0, LIMITS.text);
+    const root = rt.pty.pid;
+    const procs = readPaneProcesses(root);
+    const reported = p.agent.hook?.agent;
+    const ident = identify({ processes: procs.processes, rootPid: root, foregroundPid: procs.foregroundPid, launchCommand: p.command, reported });
+    const rootProc = procs.processes.find((x) => x.pid === root);
+    const rootIsShell = isShellArgv(rootProc?.argv.length ? rootProc.argv : p.command);
+    if (ident.agent && ident.source === 'process' && ident.pid !== undefined) {
+      const proc = procs.processes.find((x) => x.pid === ident.pid);
+      base.kind = 'agent';
+      base.foreground = clip(proc?.argv ?? []);
+      base.inShell = ident.pid !== root && rootIsShell;
+      const known = this.ids.get(p.id);
+      let sessionId = known?.agent === ident.agent ? known.id : undefined;
+      let from: 'hook' | 'files' | undefined = sessionId ? 'hook' : undefined;
+      if (!sessionId && SESSION_FILES[ident.agent]) {
+        sessionId = await SESSION_FILES[ident.agent](this.h.home, base.cwd, p.createdAt).catch(() => undefined);
+        if (sessionId) from = 'files';
+      }
+      base.agent = { name: ident.agent, ...(sessionId ? { sessionId, sessionFrom: from } : {}) };
+      return base;
+    }
+    // The agent is gone (a shell is in front again): its id must not resume it.
+    this.ids.delete(p.id);
+    const fg = procs.foregroundPid !== undefined && procs.foregroundPid !== root ? procs.processes.find((x) => x.pid === procs.foregroundPid) : undefined;
+    if (fg) {
+      base.kind = 'program';
+      base.foreground = clip(fg.argv.length ? fg.argv : [fg.comm]);
+      base.inShell = rootIsShell;
+    } else if (rootIsShell) {
+      base.kind = 'shell';
+    } else {
+      base.kind = 'program';
+      base.foreground = clip(rootProc?.argv.length ? rootProc.argv : p.command);
+      base.inShell = false;
+    }
+    return base;
+  }
+
+  /** History is serialised again only for panes that printed something since the last snapshot. */
+  private async historyOf(id: string, rt: LivePane): Promise<Pick<PaneSnapshot, 'history' | 'historyLines'>> {
+    const want = this.h.historyLines();
+    if (want <= 0) return {};
+    const key = `${rt.lastOutputAt}:${rt.size.cols}x${rt.size.rows}:${want}`;
+    const cached = this.history.get(id);
+    if (cached?.key === key) return { history: cached.b64, historyLines: cached.lines };
+    // In slices, yielding between them: serialising 10 000 styled lines at once stalls the loop for half a second under load.
+    const end = rt.screen.lineCount();
+    const lines: string[] = [];
+    for (let y = Math.max(0, end - want); y < end; y += SLICE) {
+      lines.push(...rt.screen.readRange(y, Math.min(end, y + SLICE), true));
+      await new Promise((r) => setImmediate(r));
+      // The pane closed meanwhile (its screen is disposed): nothing to keep.
+      if (this.h.pane(id) !== rt) return {};
+    }
+    while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
+    const b64 = await packHistory(lines);
+    if (b64.length > LIMITS.historyB64Chars) return {};
+    this.history.set(id, { key, b64, lines: lines.length });
+    return { history: b64, historyLines: lines.length };
+  }
+
+  /** The whole snapshot; yields to the event loop between panes so a big session never stalls keystrokes. */
+  async take(): Promise<Snapshot> {
+    const st = this.h.state();
+    this.noteState(st);
+    const windows: Snapshot['windows'] = [];
+    for (const wid of st.windowOrder.slice(0, LIMITS.windows)) {
+      const w = st.windows[wid];
+      const panes: PaneSnapshot[] = [];
+      for (const pid of panesOf(w.layout).slice(0, LIMITS.panesPerWindow)) {
+        const p = st.panes[pid];
+        if (!p) continue;
+        panes.push(await this.pane(p));
+        await new Promise((r) => setImmediate(r));
+      }
+      if (panes.length !== panesOf(w.layout).length) continue;
+      windows.push({ id: w.id, name: w.name, layout: w.layout, active: w.active, zoomed: w.zoomed, panes });
+    }
+    const cols = Math.max(10, Math.min(2000, st.defaultSize.cols));
+    const rows = Math.max(4, Math.min(1000, st.defaultSize.rows));
+    return { version: SNAPSHOT_VERSION, session: this.h.session, savedAt: Date.now(), pid: process.pid, cwd: this.h.cwd, size: { cols, rows }, currentWindow: st.currentWindow, windows };
+  }
+}

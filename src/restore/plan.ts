@@ -1,0 +1,117 @@
+// From a snapshot to what a fresh server does: the session shape to install, and per pane its history, its note and what to type into its shell.
+import { basename } from 'node:path';
+import type { RestoreAction, RestoredWindow } from '../core/reduce-restore.js';
+import { stripControls } from '../core/text.js';
+import { resumeCommand } from './resume.js';
+import type { PaneSnapshot, Snapshot } from './schema.js';
+
+export interface PlanContext {
+  /** The user's shell command (what a new pane runs). */
+  shell: string[];
+  /** `[session] relaunch` from the user's own config file (never a project's). */
+  relaunch: readonly string[];
+  /** Does this directory exist (and is it one)? */
+  isDir(path: string): boolean;
+  /** Where a pane goes when its directory is gone. */
+  fallbackCwd: string;
+  cols?: number;
+  rows?: number;
+}
+
+/** What happens to one pane beyond its shell starting. */
+export interface PanePlan {
+  /** History lines, already decompressed (so they are on screen before the shell's first output). */
+  history?: string[];
+  /** The dim line under the history. */
+  note: string;
+  /** A command line typed into the fresh shell once it shows its prompt. */
+  typed?: string;
+  /** Started from this agent definition: its hooks are armed again, and without a resume command its own command runs. */
+  definition?: string;
+  /** Set for agents resumed: governance SessionStart runs (resumed: true) before the line is typed. */
+  agent?: { name: string; how: 'id' | 'latest'; sessionId?: string; argv: string[] };
+}
+
+export interface RestorePlan {
+  action: RestoreAction;
+  panes: Map<string, PanePlan>;
+  savedAt: number;
+}
+
+const SAFE = /^[A-Za-z0-9_\/.,:=+@%^-]+$/;
+/** POSIX single-quoting: whatever the argument holds, the shell sees one word. */
+export const shellQuote = (argv: readonly string[]): string => argv.map((a) => (a && SAFE.test(a) ? a : `'${a.replace(/'/g, `'\\''`)}'`)).join(' ');
+
+const INTERPRETERS = /^(?:node|nodejs|bun|deno|python[\d.]*|ruby|perl)$/;
+const show = (argv: readonly string[]): string => stripControls(argv.join(' '), '?').slice(0, 160);
+
+/** The command lines a `[session] relaunch` entry can be compared with: `htop`, `/usr/bin/htop -d 5`, `node /x/npm run dev` → `npm run dev`. */
+function spellings(argv: readonly string[]): string[] {
+  if (!argv.length) return [];
+  const out = [[basename(argv[0]), ...argv.slice(1)].join(' ')];
+  if (INTERPRETERS.test(basename(argv[0])) && argv[1]) out.push([basename(argv[1]), ...argv.slice(2)].join(' '));
+  return out;
+}
+
+export function allowedToRelaunch(argv: readonly string[], relaunch: readonly string[]): boolean {
+  const wanted = new Set(relaunch.map((r) => r.trim().replace(/\s+/g, ' ')).filter(Boolean));
+  // Exact command lines only: an entry "npm" must not let `npm run anything` come back.
+  return spellings(argv).some((s) => wanted.has(s));
+}
+
+function when(at: number): string {
+  const d = new Date(at);
+  const p = (n: number) => String(n).padStart(2, '0');
+  return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
+}
+
+function panePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined): PanePlan {
+  const plan = basePlan(p, ctx, savedAt, cwdNote, history);
+  if (p.definition && p.kind !== 'shell' && p.kind !== 'exited') plan.definition = stripControls(p.definition, '');
+  return plan;
+}
+
+function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined): PanePlan {
+  const head = `restored by castellan, snapshot of ${when(savedAt)}${cwdNote}`;
+  const fg = p.foreground ?? [];
+  if (p.kind === 'agent' && p.agent) {
+    const r = resumeCommand(p.agent.name, fg, p.agent.sessionId);
+    if (r) {
+      const dropped = r.dropped.length ? `; not replayed: ${show(r.dropped)}` : '';
+      const how = r.how === 'id' ? `conversation ${p.agent.sessionId}` : 'its latest conversation here (no session id was known)';
+      return { history, note: `${head} — resuming ${p.agent.name}, ${how}${dropped}`, typed: shellQuote(r.argv), agent: { name: p.agent.name, how: r.how, sessionId: r.how === 'id' ? p.agent.sessionId : undefined, argv: r.argv } };
+    }
+    return { history, note: `${head} — ${p.agent.name} was running (${show(fg)}); castellan does not know how to resume it` };
+  }
+  if (p.kind === 'program' && fg.length) {
+    if (allowedToRelaunch(fg, ctx.relaunch)) return { history, note: `${head} — relaunching ${show(fg)} ([session] relaunch)`, typed: shellQuote(fg) };
+    return { history, note: `${head} — was running: ${show(fg)} (not relaunched; add it to [session] relaunch in ~/.castellan/config.toml)` };
+  }
+  return { history, note: head };
+}
+
+/** Pure: the snapshot as a session. Every pane starts as the user's shell; agents and allowed programs are typed into it. */
+export function planRestore(s: Snapshot, ctx: PlanContext, histories: ReadonlyMap<string, string[]> = new Map()): RestorePlan {
+  const panes = new Map<string, PanePlan>();
+  const windows: RestoredWindow[] = s.windows.map((w) => ({
+    id: w.id,
+    name: w.name ? stripControls(w.name, ' ') : undefined,
+    layout: w.layout,
+    active: w.active,
+    zoomed: w.zoomed,
+    panes: w.panes.map((p) => {
+      const gone = !ctx.isDir(p.cwd);
+      const cwd = gone ? (ctx.isDir(s.cwd) ? s.cwd : ctx.fallbackCwd) : p.cwd;
+      panes.set(p.id, panePlan(p, ctx, s.savedAt, gone ? ` (its directory ${stripControls(p.cwd, '?').slice(0, 120)} is gone; opened in ${cwd})` : '', histories.get(p.id)));
+      return { id: p.id, name: p.name ? stripControls(p.name, ' ') : undefined, command: ctx.shell, cwd, parent: p.parent, episode: p.episode };
+    }),
+  }));
+  // A pane's parent must be restored too, or the tree would point at nothing.
+  const ids = new Set(windows.flatMap((w) => w.panes.map((p) => p.id)));
+  for (const w of windows) for (const p of w.panes) if (p.parent && !ids.has(p.parent)) p.parent = undefined;
+  return {
+    action: { type: 'server.restore', cols: ctx.cols ?? s.size.cols, rows: ctx.rows ?? s.size.rows, windows, current: s.currentWindow },
+    panes,
+    savedAt: s.savedAt,
+  };
+}

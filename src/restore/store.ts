@@ -1,0 +1,235 @@
+// Snapshot files: where they live, atomic writes (temp + fsync + rename, 0600), and a careful read that refuses and keeps aside a bad file.
+import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { open, rename, rm } from 'node:fs/promises';
+import { join } from 'node:path';
+import type { Paths } from '../platform/paths.js';
+import { inconsistency, jsonDepth, LIMITS, snapshotSchema, SNAPSHOT_VERSION, type Snapshot } from './schema.js';
+
+export const snapshotDir = (paths: Pick<Paths, 'stateDir'>): string => join(paths.stateDir, 'snapshots');
+export const snapshotFile = (paths: Pick<Paths, 'stateDir' | 'session'>): string => join(snapshotDir(paths), `${paths.session}.json`);
+
+export type ReadResult =
+  | { kind: 'none' }
+  | { kind: 'ok'; snapshot: Snapshot; file: string; notes: string[] }
+  /** Refused: `message` says why; the file was moved to `keptAs` (or could not be, then it was removed). */
+  | { kind: 'bad'; message: string; keptAs?: string };
+
+const myUid = (): number | undefined => (typeof process.getuid === 'function' ? process.getuid() : undefined);
+
+/** Moves a refused snapshot out of the way so the next start is clean, keeping it for the user to look at. */
+export function keepAside(file: string, now = new Date()): string | undefined {
+  const to = `${file}.bad-${now.toISOString().replace(/[:.]/g, '-')}`;
+  try {
+    renameSync(file, to);
+    return to;
+  } catch {
+    try {
+      rmSync(file, { force: true });
+    } catch {
+      /* nothing more to do */
+    }
+    return undefined;
+  }
+}
+
+function refuse(file: string, why: string): ReadResult {
+  const keptAs = keepAside(file);
+  return { kind: 'bad', message: `the snapshot ${file} ${why}; ${keptAs ? `kept aside as ${keptAs}` : 'removed'}, starting fresh`, keptAs };
+}
+
+/** Reads and validates the session's snapshot. Never throws; never follows a symlink; never trusts a file another user could have written. */
+export function readSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>): ReadResult {
+  const file = snapshotFile(paths);
+  const notes: string[] = [];
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (e) {
+    const code = (e as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT') return { kind: 'none' };
+    if (code === 'ELOOP') return refuse(file, 'is a symlink (refused)');
+    return refuse(file, `could not be opened (${code ?? (e as Error).message})`);
+  }
+  let raw: Buffer;
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) return refuse(file, 'is not a regular file');
+    const uid = myUid();
+    if (uid !== undefined && st.uid !== uid) return refuse(file, `belongs to another user (uid ${st.uid})`);
+    // Writable by others: anyone could have put a command line in it. Readable by others: ours, only too open.
+    if (st.mode & 0o022) return refuse(file, `is writable by other users (mode ${(st.mode & 0o777).toString(8)})`);
+    if (st.mode & 0o044) {
+      chmodSync(file, 0o600);
+      notes.push(`the snapshot was readable by other users (mode ${(st.mode & 0o777).toString(8)}); fixed to 600`);
+    }
+    if (st.size > LIMITS.fileBytes) return refuse(file, `is too big (${st.size} bytes, limit ${LIMITS.fileBytes})`);
+    raw = Buffer.alloc(st.size);
+    let off = 0;
+    while (off < st.size) {
+      const n = readSync(fd, raw, off, st.size - off, off);
+      if (n <= 0) break;
+      off += n;
+    }
+    raw = raw.subarray(0, off);
+  } catch (e) {
+    return refuse(file, `could not be read (${(e as Error).message})`);
+  } finally {
+    closeSync(fd);
+  }
+  let data: unknown;
+  try {
+    data = JSON.parse(raw.toString('utf8'));
+  } catch {
+    return refuse(file, 'is not valid JSON (truncated or corrupt)');
+  }
+  if (jsonDepth(data, 160) > 160) return refuse(file, 'is nested too deeply');
+  const version = (data as { version?: unknown })?.version;
+  if (version !== SNAPSHOT_VERSION) return refuse(file, `has version ${JSON.stringify(version ?? null).slice(0, 20)}, this castellan reads version ${SNAPSHOT_VERSION}`);
+  const r = snapshotSchema.safeParse(data);
+  if (!r.success) {
+    const iss = r.error.issues[0];
+    return refuse(file, `does not match the snapshot format (${iss.path.join('.') || 'top'}: ${iss.message.slice(0, 120)})`);
+  }
+  const odd = inconsistency(r.data);
+  if (odd) return refuse(file, `is inconsistent (${odd})`);
+  if (r.data.session !== paths.session) return refuse(file, `belongs to session "${r.data.session}", not "${paths.session}"`);
+  return { kind: 'ok', snapshot: r.data, file, notes };
+}
+
+function ensureDir(dir: string): void {
+  mkdirSync(dir, { recursive: true, mode: 0o700 });
+  try {
+    chmodSync(dir, 0o700);
+  } catch {
+    /* not ours to fix; the file itself is 0600 */
+  }
+}
+
+let tmpSeq = 0;
+
+/** The snapshot as JSON in pieces (one per pane), so no single stringify or write holds the event loop for long. */
+export function* snapshotJson(s: Snapshot): Generator<string> {
+  const { windows, ...head } = s;
+  yield JSON.stringify(head).slice(0, -1) + ',"windows":[';
+  for (let i = 0; i < windows.length; i++) {
+    const { panes, ...w } = windows[i];
+    yield (i ? ',' : '') + JSON.stringify(w).slice(0, -1) + ',"panes":[';
+    for (let j = 0; j < panes.length; j++) yield (j ? ',' : '') + JSON.stringify(panes[j]);
+    yield ']}';
+  }
+  yield ']}';
+}
+
+/** Writes the snapshot atomically: a reader sees the old file or the new one, never half of one, even after kill -9 or a power cut. */
+export async function writeSnapshotFile(paths: Pick<Paths, 'stateDir' | 'session'>, json: string | Iterable<string>): Promise<{ file: string; bytes: number }> {
+  const file = snapshotFile(paths);
+  ensureDir(snapshotDir(paths));
+  const tmp = `${file}.tmp-${process.pid}-${++tmpSeq}`;
+  const fh = await open(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    let bytes = 0;
+    for (const chunk of typeof json === 'string' ? [json] : json) {
+      const buf = Buffer.from(chunk, 'utf8');
+      await fh.write(buf);
+      bytes += buf.length;
+    }
+    await fh.sync();
+    await fh.close();
+    await rename(tmp, file);
+    return { file, bytes };
+  } catch (e) {
+    await fh.close().catch(() => undefined);
+    await rm(tmp, { force: true }).catch(() => undefined);
+    throw e;
+  }
+}
+
+/** The same, synchronously: for the last snapshot while the server shuts down. */
+export function writeSnapshotFileSync(paths: Pick<Paths, 'stateDir' | 'session'>, json: string): { file: string; bytes: number } {
+  const file = snapshotFile(paths);
+  ensureDir(snapshotDir(paths));
+  const tmp = `${file}.tmp-${process.pid}-${++tmpSeq}`;
+  const fd = openSync(tmp, constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | constants.O_NOFOLLOW, 0o600);
+  try {
+    const buf = Buffer.from(json, 'utf8');
+    let off = 0;
+    while (off < buf.length) off += writeSync(fd, buf, off, buf.length - off);
+    fsyncSync(fd);
+    closeSync(fd);
+    renameSync(tmp, file);
+    return { file, bytes: buf.length };
+  } catch (e) {
+    try {
+      closeSync(fd);
+    } catch {
+      /* closed already */
+    }
+    rmSync(tmp, { force: true });
+    throw e;
+  }
+}
+
+export function dropSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>): boolean {
+  const file = snapshotFile(paths);
+  try {
+    lstatSync(file);
+  } catch {
+    return false;
+  }
+  rmSync(file, { force: true });
+  return true;
+}
+
+export interface SnapshotListing {
+  session: string;
+  file: string;
+  bytes: number;
+  /** ok: a snapshot a start would restore; bad: kept aside after a refusal. */
+  status: 'ok' | 'bad';
+  savedAt?: number;
+  windows?: number;
+  panes?: number;
+  problem?: string;
+}
+
+/** Every snapshot and kept-aside file in the state dir (reading only their size and shape; nothing is moved). */
+export function listSnapshots(paths: Pick<Paths, 'stateDir'>): SnapshotListing[] {
+  const dir = snapshotDir(paths);
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return [];
+  }
+  const out: SnapshotListing[] = [];
+  for (const n of names.sort()) {
+    const file = join(dir, n);
+    const bad = /^([A-Za-z0-9_.-]{1,64})\.json\.bad-/.exec(n);
+    const ok = /^([A-Za-z0-9_.-]{1,64})\.json$/.exec(n);
+    if (!bad && !ok) continue;
+    let bytes = 0;
+    try {
+      bytes = lstatSync(file).size;
+    } catch {
+      continue;
+    }
+    if (bad) {
+      out.push({ session: bad[1], file, bytes, status: 'bad' });
+      continue;
+    }
+    const row: SnapshotListing = { session: ok![1], file, bytes, status: 'ok' };
+    try {
+      if (bytes > LIMITS.fileBytes) throw new Error('too big');
+      if (lstatSync(file).isSymbolicLink()) throw new Error('a symlink');
+      const r = snapshotSchema.safeParse(JSON.parse(readFileSync(file, 'utf8')));
+      if (!r.success) throw new Error('not a valid snapshot');
+      row.savedAt = r.data.savedAt;
+      row.windows = r.data.windows.length;
+      row.panes = r.data.windows.reduce((s, w) => s + w.panes.length, 0);
+    } catch (e) {
+      row.problem = (e as Error).message.slice(0, 80);
+    }
+    out.push(row);
+  }
+  return out;
+}

@@ -1,0 +1,129 @@
+// Writes the session's snapshot: debounced after structural changes, throttled after output, periodic; one write at a time, off the critical path.
+import type { Paths } from '../platform/paths.js';
+import type { Capture } from './capture.js';
+import { snapshotJson, writeSnapshotFile } from './store.js';
+
+export interface WriterOptions {
+  capture: Capture;
+  paths: Pick<Paths, 'stateDir' | 'session'>;
+  log(msg: string): void;
+  /** After a structural change (a split, a close, a rename, zoom, focus). */
+  debounceMs?: number;
+  /** After output (history, a `cd`): at most this often. */
+  contentMs?: number;
+  /** And in any case this often, if anything changed. */
+  periodicMs?: number;
+}
+
+export interface WriteStats {
+  ms: number;
+  bytes: number;
+  at: number;
+}
+
+export class SnapshotWriter {
+  private structuralTimer?: NodeJS.Timeout;
+  private contentTimer?: NodeJS.Timeout;
+  private readonly periodic: NodeJS.Timeout;
+  private running?: Promise<WriteStats | undefined>;
+  private again = false;
+  private dirty = true;
+  private disabled = false;
+  private quietUntil = 0;
+  last?: WriteStats;
+
+  constructor(private readonly o: WriterOptions) {
+    this.periodic = setInterval(() => {
+      if (this.dirty) void this.write();
+    }, o.periodicMs ?? 60_000);
+    this.periodic.unref();
+  }
+
+  structural(): void {
+    if (this.disabled) return;
+    this.dirty = true;
+    if (this.structuralTimer) clearTimeout(this.structuralTimer);
+    this.structuralTimer = setTimeout(() => {
+      this.structuralTimer = undefined;
+      void this.write();
+    }, Math.max(this.o.debounceMs ?? 250, this.quietUntil - Date.now()));
+    this.structuralTimer.unref();
+  }
+
+  content(): void {
+    if (this.disabled) return;
+    this.dirty = true;
+    if (this.contentTimer) return;
+    // A snapshot that took long (big histories still changing) is not taken again soon: at most ~10 % of the time.
+    const wait = Math.max(this.o.contentMs ?? 3000, (this.last?.ms ?? 0) * 10, this.quietUntil - Date.now());
+    this.contentTimer = setTimeout(() => {
+      this.contentTimer = undefined;
+      void this.write();
+    }, wait);
+    this.contentTimer.unref();
+  }
+
+  /** Just restored: the file on disk already says what the session is; skip the expensive rewrite while it repaints. */
+  quietFor(ms: number): void {
+    this.quietUntil = Date.now() + ms;
+  }
+
+  /** Writes now (after a write in flight); resolves with what it cost, or undefined when writing is off or failed. */
+  write(): Promise<WriteStats | undefined> {
+    if (this.disabled) return Promise.resolve(undefined);
+    if (this.running) {
+      this.again = true;
+      return this.running;
+    }
+    this.dirty = false;
+    const run = (async () => {
+      const t0 = performance.now();
+      try {
+        const snap = await this.o.capture.take();
+        if (this.disabled) return undefined;
+        const { bytes } = await writeSnapshotFile(this.o.paths, snapshotJson(snap));
+        this.last = { ms: performance.now() - t0, bytes, at: Date.now() };
+        return this.last;
+      } catch (e) {
+        this.o.log(`snapshot: could not write: ${(e as Error).message}`);
+        return undefined;
+      }
+    })();
+    this.running = run.finally(() => {
+      this.running = undefined;
+      if (this.again) {
+        this.again = false;
+        void this.write();
+      }
+    });
+    return this.running;
+  }
+
+  /** Waits for the write in flight (if any), then writes once more: bounded by `timeoutMs`. */
+  async flush(timeoutMs = 4000): Promise<WriteStats | undefined> {
+    let t: NodeJS.Timeout | undefined;
+    const run = (async () => {
+      if (this.running) await this.running;
+      return this.write();
+    })();
+    return Promise.race([run, new Promise<undefined>((r) => (t = setTimeout(() => r(undefined), timeoutMs)))]).finally(() => clearTimeout(t));
+  }
+
+  /** Resolves when no write is in flight. */
+  async idle(): Promise<void> {
+    while (this.running) await this.running.catch(() => undefined);
+  }
+
+  /** No more writes (the session ended by closing its last window, or `server stop --forget`). */
+  disable(): void {
+    this.dispose();
+  }
+
+  /** The session is ending: a write in flight is dropped too (its panes are being killed, it would save an emptied session). */
+  dispose(): void {
+    this.disabled = true;
+    clearInterval(this.periodic);
+    if (this.structuralTimer) clearTimeout(this.structuralTimer);
+    if (this.contentTimer) clearTimeout(this.contentTimer);
+  }
+}
