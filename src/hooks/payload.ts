@@ -20,6 +20,8 @@ export interface HookContext {
   /** Sub-harness sessions: the pane that delegated, and the depth in the delegation tree (root 0). */
   parentPane?: string;
   depth?: number;
+  /** SessionStart of an agent resumed into its earlier conversation after a restart. */
+  resumed?: boolean;
 }
 
 /** Variables a hook inherits from castellan's environment; everything else (tokens, keys) stays out. */
@@ -32,7 +34,7 @@ export function buildPayload(c: HookContext, now = new Date()): Record<string, u
   const common = { event: c.event, pane_id: c.paneId ?? null, session: c.session, cwd: c.cwd, timestamp: now.toISOString() };
   switch (c.event) {
     case 'SessionStart':
-      return { ...common, goal_id: c.goalId ?? null, plugin: c.plugin ?? null, parent_pane: c.parentPane ?? null, depth: c.depth ?? null };
+      return { ...common, goal_id: c.goalId ?? null, plugin: c.plugin ?? null, parent_pane: c.parentPane ?? null, depth: c.depth ?? null, resumed: c.resumed ?? false };
     case 'SessionEnd':
       return { ...common, goal_id: c.goalId ?? null, status: c.status ?? null, plugin: c.plugin ?? null, exit_code: c.exitCode ?? null, parent_pane: c.parentPane ?? null, depth: c.depth ?? null };
     case 'PreToolUse':

@@ -62,6 +62,8 @@ export interface SessionStartInput {
   /** A sub-harness session: the pane that delegated it, and its depth in the tree. */
   parentPane?: string;
   depth?: number;
+  /** The agent comes back into an earlier conversation after a restart (src/restore). */
+  resumed?: boolean;
 }
 
 export interface SessionEndInput {
@@ -178,7 +180,7 @@ export async function governPostToolUse(input: PostToolUseInput, opts: GovernOpt
 export async function governSessionStart(input: SessionStartInput, opts: GovernOptions = {}): Promise<StepResult> {
   const g = prepare(input.cwd, opts);
   const scope = eventScope({ paneId: input.paneId, goalId: input.goalId });
-  const r = await runHooks(g.hooks, hookCtx(g, { event: 'SessionStart', cwd: input.cwd, paneId: input.paneId, goalId: input.goalId, plugin: input.plugin, parentPane: input.parentPane, depth: input.depth }), input.plugin, {
+  const r = await runHooks(g.hooks, hookCtx(g, { event: 'SessionStart', cwd: input.cwd, paneId: input.paneId, goalId: input.goalId, plugin: input.plugin, parentPane: input.parentPane, depth: input.depth, resumed: input.resumed }), input.plugin, {
     env: g.env,
     stopOnFailure: true,
     emit: g.emit,

@@ -55,7 +55,7 @@ export function makeSnapshots(d: SnapshotDeps, forced = false): SessionSnapshots
     relaunch: () => d.config.loaded.layers.find((l) => l.layer === 'user')?.value.session?.relaunch ?? [],
     sessionStart: async (p) => {
       const r = await governSessionStart(
-        { goalId: `resume-${p.pane}`, plugin: p.agent, paneId: p.pane, cwd: p.cwd, command: p.argv },
+        { goalId: `resume-${p.pane}`, plugin: p.agent, paneId: p.pane, cwd: p.cwd, command: p.argv, resumed: true },
         { env: d.env, paths: d.paths, link: null, sink: { emit: (e: GovEvent) => d.emit(e as { type: string; [k: string]: unknown }), flush: async () => {} } },
       );
       return { ok: r.ok, reason: r.reason };

@@ -82,6 +82,7 @@ test('an untrusted project relaunches nothing; the user\'s [session] relaunch do
   const hook = readFileSync(marker(e, 'user-hook.jsonl'), 'utf8');
   assert.match(hook, /"plugin":"claude"/);
   assert.match(hook, /"pane_id":"w1:p3"/);
+  assert.match(hook, /"resumed":true/, 'the hook is told the agent is resumed');
   assert.equal(existsSync(marker(e, 'project-hook-ran')), false, 'an untrusted project\'s hook never runs');
 });
 
