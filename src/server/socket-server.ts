@@ -1,10 +1,11 @@
 // The Unix socket: private to its user, newline-delimited JSON, many requests in flight per connection.
-import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
-import net from 'node:net';
-import { dirname } from 'node:path';
+import type net from 'node:net';
 import type { Connection, SessionApi } from '../api/context.js';
 import { dispatchLine } from '../api/dispatch.js';
 import { MAX_LINE_BYTES } from '../api/protocol.js';
+import { bindSocket, type BoundSocket } from './socket-bind.js';
+
+export { ensureSocketDir, probeSocket } from './socket-bind.js';
 
 /** A connection whose peer stops reading is cut off past this much queued output. */
 const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
@@ -84,43 +85,9 @@ function onLines(sock: net.Socket, cb: (line: string) => void, tooLong: () => vo
   });
 }
 
-/** Is a server answering on this socket path? */
-export function probeSocket(path: string, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(path);
-    const t = setTimeout(() => {
-      s.destroy();
-      resolve(false);
-    }, timeoutMs);
-    s.once('connect', () => {
-      clearTimeout(t);
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => {
-      clearTimeout(t);
-      resolve(false);
-    });
-  });
-}
-
-/** Creates the socket directory private to the user; refuses one that others can use. */
-export function ensureSocketDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-}
-
-export async function listen(path: string, session: SessionApi, log: (m: string) => void): Promise<net.Server> {
-  ensureSocketDir(dirname(path));
-  if (existsSync(path)) {
-    // A live server keeps its socket; a dead one's file is replaced.
-    if (await probeSocket(path)) throw Object.assign(new Error(`a server is already running on ${path}`), { code: 'EALREADY' });
-    if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket`);
-    unlinkSync(path);
-  }
-  const server = net.createServer((sock) => {
+/** Serves the API on a claimed socket. */
+export function serve(bound: BoundSocket, session: SessionApi, log: (m: string) => void): void {
+  bound.serve((sock) => {
     const conn = makeConnection(sock);
     onLines(
       sock,
@@ -134,19 +101,12 @@ export async function listen(path: string, session: SessionApi, log: (m: string)
       () => conn.send({ id: null, error: { code: 'line_too_long', message: `request line longer than ${MAX_LINE_BYTES} bytes; discarded` } }),
     );
   });
-  const oldMask = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } finally {
-    process.umask(oldMask);
-  }
-  chmodSync(path, 0o600);
-  server.on('error', (err) => log(`socket server: ${err.message}`));
-  return server;
+  bound.server.on('error', (err) => log(`socket server: ${err.message}`));
+}
+
+/** Claims the socket path and serves the API on it (refuses when another server answers there). */
+export async function listen(path: string, session: SessionApi, log: (m: string) => void): Promise<net.Server> {
+  const bound = await bindSocket(path);
+  serve(bound, session, log);
+  return bound.server;
 }

@@ -1,6 +1,6 @@
 // `castellan server start`: a server with no client (for scripts and CI); --foreground runs it in this process.
 import { startDaemon } from '../../server/daemon.js';
-import { probeSocket } from '../../server/socket-server.js';
+import { bindSocket, probeSocket, SocketClaimError } from '../../server/socket-bind.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
@@ -18,15 +18,30 @@ export default defineCommand({
     const cols = num(values.cols, 'cols');
     const rows = num(values.rows, 'rows');
     if (values.foreground) {
-      const { runServer } = await import('../../server/main.js');
+      // Claim the socket before loading the server: of several concurrent starters the losers exit at once.
+      let bound;
       try {
-        await runServer({ paths: ctx.paths, cwd: ctx.cwd, version: ctx.version, cols, rows, command: rest.length ? rest : undefined });
+        bound = await bindSocket(ctx.paths.socket);
       } catch (e) {
-        if ((e as { code?: string }).code === 'EALREADY') {
-          ctx.err(`castellan: ${(e as Error).message}`);
-          return EXIT.error;
-        }
+        if (!(e instanceof SocketClaimError)) throw e;
+        ctx.err(`castellan: ${e.message}`);
+        return EXIT.error;
+      }
+      // Stopped while the server is still loading: leave no socket behind.
+      const early = () => {
+        bound.release();
+        process.exit(1);
+      };
+      process.once('SIGTERM', early).once('SIGINT', early);
+      try {
+        const { runServer } = await import('../../server/main.js');
+        await runServer({ paths: ctx.paths, cwd: ctx.cwd, version: ctx.version, cols, rows, command: rest.length ? rest : undefined, bound });
+      } catch (e) {
+        bound.release();
+        bound.server.close();
         throw e;
+      } finally {
+        process.off('SIGTERM', early).off('SIGINT', early);
       }
       // Keep running: the server lives on its socket until stopped.
       await new Promise(() => {});
