@@ -1,5 +1,4 @@
 // `castellan server start`: a server with no client (for scripts and CI); --foreground runs it in this process.
-import { startDaemon } from '../../server/daemon.js';
 import { bindSocket, probeSocket, SocketClaimError } from '../../server/socket-bind.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
@@ -18,7 +17,7 @@ export default defineCommand({
     const cols = num(values.cols, 'cols');
     const rows = num(values.rows, 'rows');
     if (values.foreground) {
-      // Claim the socket before loading the server: of several concurrent starters the losers exit at once.
+      // Claim the socket before loading the server (or the API, via daemon.js): of several concurrent starters the losers exit at once.
       let bound;
       try {
         bound = await bindSocket(ctx.paths.socket);
@@ -51,6 +50,7 @@ export default defineCommand({
       ctx.out(`castellan: a server is already running on ${ctx.paths.socket}`);
       return EXIT.ok;
     }
+    const { startDaemon } = await import('../../server/daemon.js');
     await startDaemon(ctx.paths, { cwd: ctx.cwd, cols, rows, command: rest.length ? rest : undefined });
     ctx.out(`castellan: server started on ${ctx.paths.socket}`);
     return EXIT.ok;
