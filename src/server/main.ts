@@ -30,6 +30,8 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   };
   // Exactly one of several starters gets the socket; the rest get a SocketClaimError (see socket-bind.ts).
   const bound = o.bound ?? (await bindSocket(paths.socket));
+  // The server is loaded: the socket goes to its path now, and connections wait (paused) the few ms until serve().
+  bound.publish();
   let exiting = false;
   const session = new ServerSession({
     paths,

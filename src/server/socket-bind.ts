@@ -1,9 +1,11 @@
 // Claiming the socket path: exactly one server gets it; a live server's socket, or anything that is not a socket, is never removed.
 //
-// The socket is bound and listening under a private temporary name first, then hard-linked to the
-// public path: link(2) fails if the path exists, so two starters can never both win, and the path only
-// ever names a socket that already answers. A socket that refuses connections is stale (its server
-// died); it is removed only under a lock, and only if it is still the same inode that was probed.
+// A starter takes the start lock (a pid file, never seen half-written), binds and listens under a
+// private temporary name, loads the server, and only then hard-links the socket to the public path:
+// link(2) fails if the path exists, so two servers can never both have it (even if a lock was wrongly
+// broken), and the path only ever names a server that is ready. Other starters wait for the lock's
+// holder and then find its socket live. A socket that refuses connections is stale (its server died);
+// it is removed only under the lock, and only if it is still the inode that was probed.
 // Kept free of the API and the session so a losing `server start` exits without loading them.
 import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
@@ -19,10 +21,10 @@ export class SocketClaimError extends Error {
   }
 }
 
-/** A lock older than this is left over from a crash: removing a stale socket takes milliseconds. */
-const LOCK_STALE_MS = 10_000;
-/** How long a starter waits for another one that is removing a stale socket. */
-const LOCK_WAIT_MS = 3_000;
+/** A lock older than this is treated as left over even if its pid is alive (the pid may have been reused). */
+const LOCK_STALE_MS = 30_000;
+/** How long a starter waits for another one to finish starting. */
+const LOCK_WAIT_MS = 20_000;
 
 export type ProbeResult = 'live' | 'dead' | 'missing' | 'hung' | 'other';
 
@@ -125,31 +127,49 @@ function tryLock(lock: string): boolean | number {
   return false;
 }
 
-async function withLock<T>(lock: string, fn: () => Promise<T>): Promise<T> {
+function unlock(lock: string): void {
+  try {
+    if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+  } catch {
+    /* gone already */
+  }
+}
+
+/** Refuses when something other than a dead socket is at the path; returns the dead socket's stats, or null for nothing there. */
+async function deadOrNothing(path: string): Promise<Stats | null> {
+  for (;;) {
+    const st = lstatOrNull(path);
+    if (!st) return null;
+    if (!st.isSocket()) throw new SocketClaimError('EUNSAFE', `${path} exists and is not a socket; castellan leaves it alone (move it away, or set CASTELLAN_SOCKET)`);
+    const probe = await probePath(path);
+    if (probe === 'missing') continue;
+    if (probe === 'live') throw new SocketClaimError('EALREADY', `a server is already running on ${path}`);
+    if (probe === 'hung') throw new SocketClaimError('EALREADY', `a server on ${path} does not accept connections in time; is it hung? (not replacing it)`);
+    if (probe === 'other') throw new SocketClaimError('EUNSAFE', `${path} is a socket castellan cannot connect to; castellan leaves it alone`);
+    return st;
+  }
+}
+
+/** Takes the start lock, waiting for a live holder; refuses as soon as the holder's server is up on the path. */
+async function takeStartLock(lock: string, path: string): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;
   for (;;) {
     const r = tryLock(lock);
-    if (r === true) break;
+    if (r === true) return;
+    await deadOrNothing(path);
     if (Date.now() > deadline) throw new SocketClaimError('EALREADY', `another server is starting${typeof r === 'number' ? ` (pid ${r})` : ''}; lock ${lock}`);
-    await new Promise((res) => setTimeout(res, 20));
-  }
-  try {
-    return await fn();
-  } finally {
-    try {
-      if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
-    } catch {
-      /* gone already */
-    }
+    await new Promise((res) => setTimeout(res, 25));
   }
 }
 
 export interface BoundSocket {
   readonly server: net.Server;
   readonly path: string;
+  /** Puts the socket at its path (the server is ready) and releases the start lock. Throws SocketClaimError if the path was taken meanwhile. */
+  publish(): void;
   /** Starts handing connections to `onConnection`; ones that arrived before wait, paused, until then. */
   serve(onConnection: (sock: net.Socket) => void): void;
-  /** Removes the socket file if it is still the one this server bound (never a successor's). Idempotent; also runs on server close. */
+  /** Removes the socket file if it is still the one this server published (never a successor's), or drops the start lock. Idempotent; also runs on server close. */
   release(): void;
 }
 
@@ -180,34 +200,12 @@ async function listenOnTemp(server: net.Server, path: string): Promise<string> {
   }
 }
 
-/** Puts the listening socket at `path`, replacing only a dead socket; returns the inode now there. */
-async function claim(path: string, temp: string): Promise<Stats> {
-  for (let attempt = 0; attempt < 5; attempt++) {
-    try {
-      linkSync(temp, path);
-      return lstatSync(path);
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-    const st = lstatOrNull(path);
-    if (!st) continue;
-    if (!st.isSocket()) throw new SocketClaimError('EUNSAFE', `${path} exists and is not a socket; castellan leaves it alone (move it away, or set CASTELLAN_SOCKET)`);
-    const probe = await probePath(path);
-    if (probe === 'missing') continue;
-    if (probe === 'live') throw new SocketClaimError('EALREADY', `a server is already running on ${path}`);
-    if (probe === 'hung') throw new SocketClaimError('EALREADY', `a server on ${path} does not accept connections in time; is it hung? (not replacing it)`);
-    if (probe === 'other') throw new SocketClaimError('EUNSAFE', `${path} is a socket castellan cannot connect to; castellan leaves it alone`);
-    await withLock(`${path}.lock`, async () => {
-      // Still the same dead socket? Then nobody has replaced it since the probe, and nobody else may while we hold the lock.
-      if (sameFile(lstatOrNull(path), st) && (await probePath(path)) === 'dead' && sameFile(lstatOrNull(path), st)) unlinkSync(path);
-    });
-  }
-  throw new SocketClaimError('EALREADY', `could not claim ${path}: other servers keep starting on it`);
-}
-
-/** Binds the socket for a server: refuses if another server answers there or the path is unsafe. */
+/** Claims the socket path for a server: refuses if another server answers there, is starting, or the path is unsafe. Call publish() once ready. */
 export async function bindSocket(path: string): Promise<BoundSocket> {
   ensureSocketDir(dirname(path));
+  const lock = `${path}.lock`;
+  await deadOrNothing(path);
+  await takeStartLock(lock, path);
   const server = net.createServer({ pauseOnConnect: true });
   const early: net.Socket[] = [];
   let handler: ((sock: net.Socket) => void) | undefined;
@@ -218,25 +216,33 @@ export async function bindSocket(path: string): Promise<BoundSocket> {
       sock.resume();
     }
   });
-  const temp = await listenOnTemp(server, path);
-  let mine: Stats;
+  let temp: string;
   try {
-    mine = await claim(path, temp);
+    // Under the lock nobody else removes or publishes: a dead socket still here is the one probed.
+    const dead = await deadOrNothing(path);
+    if (dead && sameFile(lstatOrNull(path), dead)) unlinkSync(path);
+    temp = await listenOnTemp(server, path);
   } catch (e) {
+    unlock(lock);
     server.close();
     throw e;
-  } finally {
+  }
+  let mine: Stats | undefined;
+  let released = false;
+  const dropTemp = () => {
     try {
       unlinkSync(temp);
     } catch {
       /* gone already */
     }
-  }
-  let released = false;
+  };
   const release = () => {
     if (released) return;
     released = true;
-    if (sameFile(lstatOrNull(path), mine)) {
+    if (!mine) {
+      dropTemp();
+      unlock(lock);
+    } else if (sameFile(lstatOrNull(path), mine)) {
       try {
         unlinkSync(path);
       } catch {
@@ -248,6 +254,19 @@ export async function bindSocket(path: string): Promise<BoundSocket> {
   return {
     server,
     path,
+    publish() {
+      if (mine || released) return;
+      try {
+        linkSync(temp, path);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        // Only if our lock was wrongly taken as stale: the other server keeps the path.
+        throw new SocketClaimError('EALREADY', `a server is already running on ${path}`);
+      }
+      mine = lstatSync(path);
+      dropTemp();
+      unlock(lock);
+    },
     serve(onConnection) {
       handler = onConnection;
       for (const sock of early.splice(0)) {

@@ -200,6 +200,7 @@ export function serve(bound: BoundSocket, session: SessionApi, log: (m: string) 
 /** Claims the socket path and serves the API on it (refuses when another server answers there). */
 export async function listen(path: string, session: SessionApi, log: (m: string) => void, limits?: OutputLimits): Promise<net.Server> {
   const bound = await bindSocket(path);
+  bound.publish();
   serve(bound, session, log, limits);
   return bound.server;
 }

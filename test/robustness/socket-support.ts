@@ -21,6 +21,7 @@ export async function startLimited(limits?: OutputLimits): Promise<LimitedServer
   const paths = resolvePaths({ env: { HOME: home } });
   const logs: string[] = [];
   const bound = await bindSocket(paths.socket);
+  bound.publish();
   const session = new ServerSession({
     paths,
     cwd: home,

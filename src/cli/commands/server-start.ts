@@ -17,7 +17,8 @@ export default defineCommand({
     const cols = num(values.cols, 'cols');
     const rows = num(values.rows, 'rows');
     if (values.foreground) {
-      // Claim the socket before loading the server (or the API, via daemon.js): of several concurrent starters the losers exit at once.
+      // Claim the socket before loading the server (or the API, via daemon.js): of several concurrent starters the losers exit
+      // without loading it; the socket appears on its path once the server is ready (runServer publishes it).
       let bound;
       try {
         bound = await bindSocket(ctx.paths.socket);
