@@ -150,6 +150,12 @@ async function deadOrNothing(path: string): Promise<Stats | null> {
   }
 }
 
+/** Throws the SocketClaimError a start would meet right now (a server answers, or the path or its directory is unsafe), without claiming anything. */
+export async function checkClaimable(path: string): Promise<void> {
+  ensureSocketDir(dirname(path));
+  await deadOrNothing(path);
+}
+
 /** Takes the start lock, waiting for a live holder; refuses as soon as the holder's server is up on the path. */
 async function takeStartLock(lock: string, path: string): Promise<void> {
   const deadline = Date.now() + LOCK_WAIT_MS;

@@ -114,6 +114,10 @@ test('a regular file at the socket path is refused and left untouched', async (t
   await waitFor(() => s.code !== undefined, { timeoutMs: 15_000, message: 'the server refuses to start' });
   assert.notEqual(s.code, 0);
   assert.match(s.out, /not a socket/);
+  // The background start says so too, instead of "see the log".
+  const bg = await env.cli(['server', 'start']);
+  assert.equal(bg.code, 1);
+  assert.match(bg.stderr, /exists and is not a socket; castellan leaves it alone/);
   assert.equal(readFileSync(env.socket, 'utf8'), 'precious notes\n');
 });
 
@@ -126,6 +130,9 @@ test('a socket directory others can write to (1777) is refused, and its mode is 
   await waitFor(() => s.code !== undefined, { timeoutMs: 15_000, message: 'the server refuses to start' });
   assert.notEqual(s.code, 0);
   assert.match(s.out, /writable by group or others/);
+  const bg = await env.cli(['server', 'start']);
+  assert.equal(bg.code, 1);
+  assert.match(bg.stderr, /writable by group or others \(mode 1777\)/);
   assert.equal(statSync(dir).mode & 0o7777, 0o1777);
   assert.equal(existsSync(env.socket), false);
 });

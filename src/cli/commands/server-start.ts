@@ -1,5 +1,5 @@
 // `castellan server start`: a server with no client (for scripts and CI); --foreground runs it in this process.
-import { bindSocket, probeSocket, SocketClaimError } from '../../server/socket-bind.js';
+import { bindSocket, checkClaimable, SocketClaimError } from '../../server/socket-bind.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
@@ -47,9 +47,17 @@ export default defineCommand({
       await new Promise(() => {});
       return EXIT.ok;
     }
-    if (await probeSocket(ctx.paths.socket)) {
-      ctx.out(`castellan: a server is already running on ${ctx.paths.socket}`);
-      return EXIT.ok;
+    // Refusals a background server would only write to its log are said here.
+    try {
+      await checkClaimable(ctx.paths.socket);
+    } catch (e) {
+      if (!(e instanceof SocketClaimError)) throw e;
+      if (e.code === 'EALREADY') {
+        ctx.out(`castellan: ${e.message}`);
+        return EXIT.ok;
+      }
+      ctx.err(`castellan: ${e.message}`);
+      return EXIT.error;
     }
     const { startDaemon } = await import('../../server/daemon.js');
     await startDaemon(ctx.paths, { cwd: ctx.cwd, cols, rows, command: rest.length ? rest : undefined });
