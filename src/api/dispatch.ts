@@ -1,5 +1,6 @@
 // Dispatch one request line: parse, validate with the method's schema, run it, and shape the reply.
 import type { MethodContext } from './context.js';
+import { jsonShapeProblem, leadingId } from './json-guard.js';
 import { METHOD_TABLE } from './methods/index.js';
 import { ApiError, type ErrorReply, formatZodError, requestSchema } from './protocol.js';
 
@@ -11,22 +12,29 @@ function errorReply(id: string | number | null, e: unknown): ErrorReply {
   return { id, error: { code: 'internal_error', message } };
 }
 
-/** Handles one line. Returns the reply to send, or null for a notification (a request without an id). */
-export async function dispatchLine(line: string, ctx: Omit<MethodContext, 'requestId'>): Promise<Reply> {
+/** The id to answer a malformed request with: only one the envelope schema would accept, so a 4 MiB id is not echoed. */
+function salvageId(raw: unknown): string | number | null {
+  if (!raw || typeof raw !== 'object' || !('id' in raw)) return null;
+  const id = requestSchema.shape.id.safeParse(raw.id);
+  return id.success && id.data !== undefined ? id.data : null;
+}
+
+/** Handles one line (its bytes, as read off the socket). Returns the reply to send, or null for a notification (a request without an id). */
+export async function dispatchLine(line: Uint8Array | string, ctx: Omit<MethodContext, 'requestId'>): Promise<Reply> {
+  const bytes = typeof line === 'string' ? Buffer.from(line) : line;
+  const tooBig = jsonShapeProblem(bytes);
+  if (tooBig) return { id: leadingId(bytes), error: { code: 'invalid_params', message: `request ${tooBig}` } };
   let raw: unknown;
   try {
-    raw = JSON.parse(line);
+    raw = JSON.parse(typeof line === 'string' ? line : Buffer.from(line.buffer, line.byteOffset, line.length).toString('utf8'));
   } catch (e) {
-    return { id: null, error: { code: 'parse_error', message: `not valid JSON: ${(e as Error).message}` } };
+    return { id: null, error: { code: 'parse_error', message: `not valid JSON: ${(e as Error).message.slice(0, 200)}` } };
   }
   const req = requestSchema.safeParse(raw);
-  if (!req.success) {
-    const id = raw && typeof raw === 'object' && 'id' in raw && (typeof raw.id === 'string' || typeof raw.id === 'number') ? raw.id : null;
-    return { id, error: { code: 'invalid_request', message: `bad request: ${formatZodError(req.error)}` } };
-  }
+  if (!req.success) return { id: salvageId(raw), error: { code: 'invalid_request', message: `bad request: ${formatZodError(req.error)}` } };
   const { id, method, params } = req.data;
   const def = METHOD_TABLE.get(method);
-  if (!def) return id === undefined ? null : { id, error: { code: 'unknown_method', message: `unknown method "${method}"` } };
+  if (!def) return id === undefined ? null : { id, error: { code: 'unknown_method', message: `unknown method "${method.slice(0, 100)}"` } };
   const parsed = def.params.safeParse(params === null ? undefined : params);
   if (!parsed.success) {
     return id === undefined ? null : { id, error: { code: 'invalid_params', message: `${method}: ${formatZodError(parsed.error)}` } };

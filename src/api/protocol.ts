@@ -24,7 +24,9 @@ export interface ResultReply {
   result: unknown;
 }
 
-/** One readable message out of zod issues: `pane_id: expected string`. */
+/** One readable message out of zod issues: `pane_id: expected string`. Bounded: hostile params can yield thousands of issues and megabyte keys. */
 export function formatZodError(e: z.ZodError): string {
-  return e.issues.map((i) => (i.path.length ? `${i.path.join('.')}: ${i.message}` : i.message)).join('; ');
+  const cut = (s: string, n: number) => (s.length > n ? `${s.slice(0, n)}…` : s);
+  const shown = e.issues.slice(0, 5).map((i) => cut(i.path.length ? `${i.path.map((k) => cut(String(k), 64)).join('.')}: ${i.message}` : i.message, 300));
+  return shown.join('; ') + (e.issues.length > 5 ? `; and ${e.issues.length - 5} more` : '');
 }

@@ -1,11 +1,11 @@
-// Runs a castellan server in this process: session + socket, a start lock, logging, clean shutdown.
-import { appendFileSync, closeSync, mkdirSync, openSync, readFileSync, unlinkSync, writeSync } from 'node:fs';
-import { dirname } from 'node:path';
+// Runs a castellan server in this process: session + claimed socket, logging, clean shutdown.
+import { appendFileSync, mkdirSync } from 'node:fs';
 import type { Paths } from '../platform/paths.js';
 import { startReaper } from './reaper.js';
 import { loadSnapshot } from '../restore/index.js';
 import { ServerSession } from './session.js';
-import { ensureSocketDir, listen, probeSocket } from './socket-server.js';
+import { bindSocket, type BoundSocket } from './socket-bind.js';
+import { serve } from './socket-server.js';
 
 export interface RunServerOpts {
   paths: Paths;
@@ -18,39 +18,8 @@ export interface RunServerOpts {
   restore?: boolean;
   /** Called once the socket accepts connections. */
   onReady?(): void;
-}
-
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
-/** Two `castellan` commands starting a server at once must not both unlink and bind the socket. */
-function takeLock(lock: string): () => void {
-  for (let attempt = 0; attempt < 2; attempt++) {
-    try {
-      const fd = openSync(lock, 'wx', 0o600);
-      writeSync(fd, String(process.pid));
-      closeSync(fd);
-      return () => {
-        try {
-          unlinkSync(lock);
-        } catch {
-          /* gone already */
-        }
-      };
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-      const holder = Number(readFileSync(lock, 'utf8').trim());
-      if (holder && pidAlive(holder)) throw Object.assign(new Error(`another server is starting (pid ${holder})`), { code: 'EALREADY' });
-      unlinkSync(lock);
-    }
-  }
-  throw Object.assign(new Error('could not take the start lock'), { code: 'EALREADY' });
+  /** The socket, already claimed by the caller (`server start` claims it before loading the server, so a losing starter exits at once). */
+  bound?: BoundSocket;
 }
 
 export async function runServer(o: RunServerOpts): Promise<void> {
@@ -63,10 +32,8 @@ export async function runServer(o: RunServerOpts): Promise<void> {
       /* logging must never take the server down */
     }
   };
-  ensureSocketDir(dirname(paths.socket));
-  if (await probeSocket(paths.socket)) throw Object.assign(new Error(`a server is already running on ${paths.socket}`), { code: 'EALREADY' });
-  const unlock = takeLock(paths.socket + '.lock');
-  let server: import('node:net').Server | undefined;
+  // Exactly one of several starters gets the socket; the rest get a SocketClaimError (see socket-bind.ts).
+  const bound = o.bound ?? (await bindSocket(paths.socket));
   let exiting = false;
   // Before the first pane: it ends the panes if this process dies without doing it.
   startReaper(log);
@@ -85,25 +52,17 @@ export async function runServer(o: RunServerOpts): Promise<void> {
     onShutdown: (_reason, panesEnded) => {
       if (exiting) return;
       exiting = true;
-      server?.close();
-      try {
-        unlinkSync(paths.socket);
-      } catch {
-        /* already gone */
-      }
+      // Only our own socket inode is removed: a server that replaced ours keeps its path.
+      bound.release();
+      bound.server.close();
       // Exit once every pane program is gone (bounded by terminate.ts STOP_STEPS), giving queued "exit" messages a moment too.
       const exit = () => setTimeout(() => process.exit(0), 100).unref();
       void panesEnded.then(exit, exit);
     },
   });
-  try {
-    server = await listen(paths.socket, session, log);
-  } catch (e) {
-    session.shutdown('could not listen');
-    throw e;
-  } finally {
-    unlock();
-  }
+  // The server is loaded and its session built: the socket goes to its path now, and connections wait (paused) until serve().
+  bound.publish();
+  serve(bound, session, log);
   log(`listening on ${paths.socket} (session ${paths.session}, cwd ${o.cwd})`);
   // A polite stop keeps the session as it is now; kill -9 keeps the last snapshot written (at most a few seconds old).
   process.on('SIGTERM', () => void (session.snapshots?.save() ?? Promise.resolve()).finally(() => session.shutdown('SIGTERM')));

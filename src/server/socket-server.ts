@@ -1,34 +1,95 @@
 // The Unix socket: private to its user, newline-delimited JSON, many requests in flight per connection.
-import { chmodSync, existsSync, lstatSync, mkdirSync, statSync, unlinkSync } from 'node:fs';
-import net from 'node:net';
-import { dirname } from 'node:path';
+import type net from 'node:net';
 import type { Connection, SessionApi } from '../api/context.js';
 import { dispatchLine } from '../api/dispatch.js';
 import { MAX_LINE_BYTES } from '../api/protocol.js';
+import { bindSocket, type BoundSocket } from './socket-bind.js';
 
-/** A connection whose peer stops reading is cut off past this much queued output. */
-const MAX_QUEUED_BYTES = 64 * 1024 * 1024;
+export { ensureSocketDir, probeSocket } from './socket-bind.js';
+
+/** How much output may wait for peers that are slow to read: per connection, and for all of them together. */
+export interface OutputLimits {
+  perConnection: number;
+  total: number;
+}
+
+export const DEFAULT_OUTPUT_LIMITS: OutputLimits = { perConnection: 64 * 1024 * 1024, total: 256 * 1024 * 1024 };
+/** Below this a connection's own queue is not worth summing everyone's for: it is keeping up. */
+const TOTAL_CHECK_FROM = 64 * 1024;
+/** Past this many connections new ones are refused (each may hold up to TOTAL_CHECK_FROM unchecked). */
+const MAX_CONNECTIONS = 1024;
 
 export type SocketConnection = Connection & { writableLength(): number; onDrain(cb: () => void): void };
 
+const MiB = (n: number) => `${(n / 1024 / 1024).toFixed(1)} MiB`;
+
+/** Output queued on this server's connections, and who to cut off when it is too much. */
+class OutputBudget {
+  private readonly socks = new Map<net.Socket, string>();
+  constructor(
+    readonly limits: OutputLimits,
+    private readonly log: (m: string) => void,
+  ) {}
+  /** Output waiting in user space on every connection. */
+  queued(): number {
+    let total = 0;
+    for (const s of this.socks.keys()) total += s.writableLength;
+    return total;
+  }
+  add(sock: net.Socket, id: string): void {
+    this.socks.set(sock, id);
+    sock.once('close', () => this.socks.delete(sock));
+  }
+  drop(sock: net.Socket, why: string): void {
+    this.log(`dropping connection ${this.socks.get(sock) ?? '?'}: ${why}`);
+    this.socks.delete(sock);
+    sock.destroy();
+  }
+  /** May `sock` queue `bytes` more? Cuts off the connections with the most queued output until everyone fits. */
+  admit(sock: net.Socket, bytes: number): boolean {
+    const own = sock.writableLength + bytes;
+    if (own > this.limits.perConnection) {
+      this.drop(sock, `${MiB(own)} of output queued, over the ${MiB(this.limits.perConnection)} per connection (the peer is not reading)`);
+      return false;
+    }
+    if (own < TOTAL_CHECK_FROM) return true;
+    let total = bytes + this.queued();
+    while (total > this.limits.total) {
+      let worst: net.Socket | undefined;
+      for (const s of this.socks.keys()) if (!worst || s.writableLength > worst.writableLength) worst = s;
+      if (!worst) break;
+      const queued = worst.writableLength + (worst === sock ? bytes : 0);
+      total -= queued;
+      this.drop(worst, `${MiB(queued)} of output queued, the most of any connection, while all of them hold over the ${MiB(this.limits.total)} total`);
+      if (worst === sock) return false;
+    }
+    return true;
+  }
+}
+
 let connSeq = 0;
 
-function makeConnection(sock: net.Socket): SocketConnection {
+function makeConnection(sock: net.Socket, budget: OutputBudget): SocketConnection {
   const closeCbs: Array<() => void> = [];
   let closed = false;
+  const id = `k${++connSeq}`;
+  budget.add(sock, id);
   const conn: SocketConnection = {
-    id: `k${++connSeq}`,
+    id,
     subscriptions: new Map(),
     get closed() {
       return closed;
     },
     send(msg) {
       if (closed || sock.destroyed) return false;
-      if (sock.writableLength > MAX_QUEUED_BYTES) {
-        sock.destroy(new Error('peer is not reading'));
-        return false;
+      let line = JSON.stringify(msg) + '\n';
+      // A reply too big to ever queue (a huge scrollback) is answered with an error rather than a cut connection.
+      if (line.length > budget.limits.perConnection && msg && typeof msg === 'object' && 'result' in msg && 'id' in msg) {
+        const message = `reply of ${MiB(line.length)} is over the ${MiB(budget.limits.perConnection)} a connection may queue; ask for less (e.g. pane.read lines)`;
+        line = JSON.stringify({ id: (msg as { id: unknown }).id, error: { code: 'limit_exceeded', message } }) + '\n';
       }
-      return sock.write(JSON.stringify(msg) + '\n');
+      if (!budget.admit(sock, Buffer.byteLength(line))) return false;
+      return sock.write(line);
     },
     onClose(cb) {
       if (closed) queueMicrotask(cb);
@@ -53,75 +114,73 @@ function makeConnection(sock: net.Socket): SocketConnection {
   return conn;
 }
 
-/** Reads lines from a socket, refusing lines over the limit without buffering them. */
-function onLines(sock: net.Socket, cb: (line: string) => void, tooLong: () => void): void {
-  let buf = '';
+/**
+ * Reads lines (as bytes) from a socket, refusing lines over MAX_LINE_BYTES bytes without buffering them.
+ * A chunk of many pipelined lines is handled for at most `turnMs` at a time; the rest waits a turn
+ * (the socket paused) so one flooding connection cannot keep the others from being heard.
+ */
+export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: () => void, turnMs = 10): void {
+  let parts: Buffer[] = [];
+  let size = 0;
   let discarding = false;
-  sock.setEncoding('utf8');
-  sock.on('data', (chunk: string) => {
+  /** Returns true when it left part of the chunk for a later turn. */
+  const take = (chunk: Buffer): boolean => {
+    const t0 = performance.now();
     let start = 0;
-    for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', start)) {
-      const piece = chunk.slice(start, i);
+    for (let i = chunk.indexOf(0x0a); i !== -1; i = chunk.indexOf(0x0a, start)) {
+      const piece = chunk.subarray(start, i);
       start = i + 1;
       if (discarding) {
         discarding = false;
-        buf = '';
         continue;
       }
-      const line = buf + piece;
-      buf = '';
       // A line that arrived whole in one chunk is still over the limit: refuse it the same way.
-      if (line.length > MAX_LINE_BYTES) tooLong();
-      else if (line.trim()) cb(line);
+      if (size + piece.length > MAX_LINE_BYTES) tooLong();
+      else {
+        const line = size ? Buffer.concat([...parts, piece]) : piece;
+        if (line.some((c) => c !== 0x20 && c !== 0x09 && c !== 0x0d)) cb(line);
+      }
+      parts = [];
+      size = 0;
+      if (start < chunk.length && performance.now() - t0 > turnMs) {
+        const rest = chunk.subarray(start);
+        sock.pause();
+        setImmediate(() => {
+          if (!sock.destroyed && !take(rest)) sock.resume();
+        });
+        return true;
+      }
     }
-    if (discarding) return;
-    buf += chunk.slice(start);
-    if (buf.length > MAX_LINE_BYTES) {
-      buf = '';
+    if (discarding || start === chunk.length) return false;
+    const rest = chunk.subarray(start);
+    if (size + rest.length > MAX_LINE_BYTES) {
+      parts = [];
+      size = 0;
       discarding = true;
       tooLong();
+      return false;
     }
+    parts.push(rest);
+    size += rest.length;
+    return false;
+  };
+  sock.on('data', (chunk: Buffer) => {
+    take(chunk);
   });
 }
 
-/** Is a server answering on this socket path? */
-export function probeSocket(path: string, timeoutMs = 1000): Promise<boolean> {
-  return new Promise((resolve) => {
-    const s = net.connect(path);
-    const t = setTimeout(() => {
-      s.destroy();
-      resolve(false);
-    }, timeoutMs);
-    s.once('connect', () => {
-      clearTimeout(t);
-      s.destroy();
-      resolve(true);
-    });
-    s.once('error', () => {
-      clearTimeout(t);
-      resolve(false);
-    });
-  });
+export interface ServeHandle {
+  /** Output waiting for slow readers, over all connections (bounded by OutputLimits.total). */
+  queuedBytes(): number;
 }
 
-/** Creates the socket directory private to the user; refuses one that others can use. */
-export function ensureSocketDir(dir: string): void {
-  mkdirSync(dir, { recursive: true, mode: 0o700 });
-  const st = statSync(dir);
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) throw new Error(`${dir} belongs to another user`);
-  if ((st.mode & 0o077) !== 0) chmodSync(dir, 0o700);
-}
-
-export async function listen(path: string, session: SessionApi, log: (m: string) => void): Promise<net.Server> {
-  ensureSocketDir(dirname(path));
-  if (existsSync(path)) {
-    // A live server keeps its socket; a dead one's file is replaced.
-    if (await probeSocket(path)) throw Object.assign(new Error(`a server is already running on ${path}`), { code: 'EALREADY' });
-    if (!lstatSync(path).isSocket()) throw new Error(`${path} exists and is not a socket`);
-    unlinkSync(path);
-  }
-  const server = net.createServer((sock) => {
-    const conn = makeConnection(sock);
+/** Serves the API on a claimed socket. */
+export function serve(bound: BoundSocket, session: SessionApi, log: (m: string) => void, limits: OutputLimits = DEFAULT_OUTPUT_LIMITS): ServeHandle {
+  const budget = new OutputBudget(limits, log);
+  bound.server.maxConnections = MAX_CONNECTIONS;
+  bound.server.on('drop', () => log(`refused a connection: ${MAX_CONNECTIONS} are open`));
+  bound.serve((sock) => {
+    const conn = makeConnection(sock, budget);
     onLines(
       sock,
       (line) => {
@@ -134,19 +193,14 @@ export async function listen(path: string, session: SessionApi, log: (m: string)
       () => conn.send({ id: null, error: { code: 'line_too_long', message: `request line longer than ${MAX_LINE_BYTES} bytes; discarded` } }),
     );
   });
-  const oldMask = process.umask(0o177);
-  try {
-    await new Promise<void>((resolve, reject) => {
-      server.once('error', reject);
-      server.listen(path, () => {
-        server.off('error', reject);
-        resolve();
-      });
-    });
-  } finally {
-    process.umask(oldMask);
-  }
-  chmodSync(path, 0o600);
-  server.on('error', (err) => log(`socket server: ${err.message}`));
-  return server;
+  bound.server.on('error', (err) => log(`socket server: ${err.message}`));
+  return { queuedBytes: () => budget.queued() };
+}
+
+/** Claims the socket path and serves the API on it (refuses when another server answers there). */
+export async function listen(path: string, session: SessionApi, log: (m: string) => void, limits?: OutputLimits): Promise<net.Server> {
+  const bound = await bindSocket(path);
+  bound.publish();
+  serve(bound, session, log, limits);
+  return bound.server;
 }

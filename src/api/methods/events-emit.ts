@@ -9,9 +9,10 @@ import { ApiError } from '../protocol.js';
 const ALLOWED = /^(hook_|PlanVerify|governance_)[A-Za-z0-9_]*$/;
 const MAX_BYTES = 64 * 1024;
 
+// Nesting is bounded before parsing (the dispatcher refuses params deeper than 64 levels); this keeps events shallower still.
 function clean(v: unknown, depth = 0): unknown {
   if (typeof v === 'string') return cleanText(v, 8000);
-  if (Array.isArray(v)) return v.slice(0, 256).map((x) => clean(x, depth + 1));
+  if (Array.isArray(v)) return depth > 6 ? null : v.slice(0, 256).map((x) => clean(x, depth + 1));
   if (v && typeof v === 'object') {
     if (depth > 6) return null;
     const out: Record<string, unknown> = {};
@@ -33,7 +34,7 @@ export default defineMethod({
     .catchall(z.unknown()),
   result: z.object({ emitted: z.literal(true) }),
   handler: ({ session }, p) => {
-    if (JSON.stringify(p).length > MAX_BYTES) throw new ApiError('invalid_params', `events.emit: event larger than ${MAX_BYTES} bytes`);
+    if (Buffer.byteLength(JSON.stringify(p)) > MAX_BYTES) throw new ApiError('invalid_params', `events.emit: event larger than ${MAX_BYTES} bytes`);
     const { seq: _seq, ts: _ts, ...rest } = clean(p) as Record<string, unknown>;
     session.emit({ ...rest, type: p.type });
     return { emitted: true as const };

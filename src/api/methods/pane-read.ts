@@ -1,4 +1,4 @@
-// pane.read: the visible screen, or the last N lines of scrollback, plain or with colours.
+// pane.read: the visible screen, or the scrollback (all of it, or the last N lines), plain or with colours.
 import { z } from 'zod';
 import { paneIdSchema } from '../../core/actions.js';
 import { defineMethod } from '../define-method.js';
@@ -16,7 +16,9 @@ export default defineMethod({
     .strict(),
   result: z.object({ pane_id: z.string(), lines: z.array(z.string()), text: z.string() }),
   handler: ({ session }, p) => {
-    const lines = session.readPane(p.pane_id, { lines: p.lines, ansi: p.ansi, source: p.source === 'scrollback' ? 'all' : 'screen' });
-    return { pane_id: p.pane_id, lines, text: lines.join('\n') };
+    // Scrollback without `lines` is all of it (the screen keeps at most ui.scrollback lines of history), not one screenful.
+    const lines = p.lines ?? (p.source === 'scrollback' ? Number.MAX_SAFE_INTEGER : undefined);
+    const out = session.readPane(p.pane_id, { lines, ansi: p.ansi, source: p.source === 'scrollback' ? 'all' : 'screen' });
+    return { pane_id: p.pane_id, lines: out, text: out.join('\n') };
   },
 });

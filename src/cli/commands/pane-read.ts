@@ -1,4 +1,4 @@
-// `castellan pane read`: print a pane's screen or the last N lines of its scrollback.
+// `castellan pane read`: print a pane's screen, or its scrollback (all of it, or the last N lines).
 import { intArg, paneArg } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
 

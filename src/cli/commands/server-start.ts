@@ -1,6 +1,5 @@
 // `castellan server start`: a server with no client (for scripts and CI); --foreground runs it in this process.
-import { startDaemon } from '../../server/daemon.js';
-import { probeSocket } from '../../server/socket-server.js';
+import { bindSocket, checkClaimable, SocketClaimError } from '../../server/socket-bind.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
@@ -21,24 +20,49 @@ export default defineCommand({
     if (values.restore && values['no-restore']) throw new UsageError('--restore and --no-restore exclude each other');
     const restore = values['no-restore'] || ctx.restore === false ? false : values.restore ? true : undefined;
     if (values.foreground) {
-      const { runServer } = await import('../../server/main.js');
+      // Claim the socket before loading the server (or the API, via daemon.js): of several concurrent starters the losers exit
+      // without loading it; the socket appears on its path once the server is ready (runServer publishes it).
+      let bound;
       try {
-        await runServer({ paths: ctx.paths, cwd: ctx.cwd, version: ctx.version, cols, rows, command: rest.length ? rest : undefined, restore });
+        bound = await bindSocket(ctx.paths.socket);
       } catch (e) {
-        if ((e as { code?: string }).code === 'EALREADY') {
-          ctx.err(`castellan: ${(e as Error).message}`);
-          return EXIT.error;
-        }
+        if (!(e instanceof SocketClaimError)) throw e;
+        ctx.err(`castellan: ${e.message}`);
+        return EXIT.error;
+      }
+      // Stopped while the server is still loading: leave no socket behind.
+      const early = () => {
+        bound.release();
+        process.exit(1);
+      };
+      process.once('SIGTERM', early).once('SIGINT', early);
+      try {
+        const { runServer } = await import('../../server/main.js');
+        await runServer({ paths: ctx.paths, cwd: ctx.cwd, version: ctx.version, cols, rows, command: rest.length ? rest : undefined, restore, bound });
+      } catch (e) {
+        bound.release();
+        bound.server.close();
         throw e;
+      } finally {
+        process.off('SIGTERM', early).off('SIGINT', early);
       }
       // Keep running: the server lives on its socket until stopped.
       await new Promise(() => {});
       return EXIT.ok;
     }
-    if (await probeSocket(ctx.paths.socket)) {
-      ctx.out(`castellan: a server is already running on ${ctx.paths.socket}`);
-      return EXIT.ok;
+    // Refusals a background server would only write to its log are said here.
+    try {
+      await checkClaimable(ctx.paths.socket);
+    } catch (e) {
+      if (!(e instanceof SocketClaimError)) throw e;
+      if (e.code === 'EALREADY') {
+        ctx.out(`castellan: ${e.message}`);
+        return EXIT.ok;
+      }
+      ctx.err(`castellan: ${e.message}`);
+      return EXIT.error;
     }
+    const { startDaemon } = await import('../../server/daemon.js');
     await startDaemon(ctx.paths, { cwd: ctx.cwd, cols, rows, command: rest.length ? rest : undefined, restore });
     ctx.out(`castellan: server started on ${ctx.paths.socket}`);
     return EXIT.ok;

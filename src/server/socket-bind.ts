@@ -1,0 +1,286 @@
+// Claiming the socket path: exactly one server gets it; a live server's socket, or anything that is not a socket, is never removed.
+//
+// A starter takes the start lock (a pid file, never seen half-written), binds and listens under a
+// private temporary name, loads the server, and only then hard-links the socket to the public path:
+// link(2) fails if the path exists, so two servers can never both have it (even if a lock was wrongly
+// broken), and the path only ever names a server that is ready. Other starters wait for the lock's
+// holder and then find its socket live. A socket that refuses connections is stale (its server died);
+// it is removed only under the lock, and only if it is still the inode that was probed.
+// Kept free of the API and the session so a losing `server start` exits without loading them.
+import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import net from 'node:net';
+import { dirname, join } from 'node:path';
+
+/** A refusal to start: another server has the path (EALREADY) or the path is unsafe to use (EUNSAFE). */
+export class SocketClaimError extends Error {
+  constructor(
+    readonly code: 'EALREADY' | 'EUNSAFE',
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+/** A lock older than this is treated as left over even if its pid is alive (the pid may have been reused). */
+const LOCK_STALE_MS = 30_000;
+/** How long a starter waits for another one to finish starting. */
+const LOCK_WAIT_MS = 20_000;
+
+export type ProbeResult = 'live' | 'dead' | 'missing' | 'hung' | 'other';
+
+/** What is at a socket path: a server accepting connections, a dead socket (refused), nothing, or no answer in time. */
+export function probePath(path: string, timeoutMs = 1000): Promise<ProbeResult> {
+  return new Promise((resolve) => {
+    const s = net.connect(path);
+    const t = setTimeout(() => {
+      s.destroy();
+      resolve('hung');
+    }, timeoutMs);
+    s.once('connect', () => {
+      clearTimeout(t);
+      s.destroy();
+      resolve('live');
+    });
+    s.once('error', (e: NodeJS.ErrnoException) => {
+      clearTimeout(t);
+      resolve(e.code === 'ECONNREFUSED' ? 'dead' : e.code === 'ENOENT' ? 'missing' : 'other');
+    });
+  });
+}
+
+/** Is a server answering on this socket path? */
+export async function probeSocket(path: string, timeoutMs = 1000): Promise<boolean> {
+  return (await probePath(path, timeoutMs)) === 'live';
+}
+
+function lstatOrNull(path: string): Stats | null {
+  try {
+    return lstatSync(path);
+  } catch {
+    return null;
+  }
+}
+
+const sameFile = (a: Stats | null, b: Stats | null): boolean => !!a && !!b && a.ino === b.ino && a.dev === b.dev;
+
+/** Creates the socket directory private to the user; refuses (never chmods) an existing one that others own or can write. */
+export function ensureSocketDir(dir: string): void {
+  let st: Stats;
+  try {
+    st = statSync(dir);
+  } catch {
+    mkdirSync(dir, { recursive: true, mode: 0o700 });
+    st = statSync(dir);
+  }
+  if (!st.isDirectory()) throw new SocketClaimError('EUNSAFE', `${dir} is not a directory`);
+  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) {
+    throw new SocketClaimError('EUNSAFE', `${dir} belongs to another user (uid ${st.uid}); castellan keeps its socket in a directory only you own`);
+  }
+  if ((st.mode & 0o022) !== 0) {
+    const mode = (st.mode & 0o7777).toString(8).padStart(4, '0');
+    throw new SocketClaimError('EUNSAFE', `${dir} is writable by group or others (mode ${mode}); castellan will not put its socket there: \`chmod 700 ${dir}\` or set CASTELLAN_SOCKET to a private directory`);
+  }
+}
+
+function pidAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/** One try at the lock: the pid is written to a private file first and linked into place, so the lock is never seen half-written. */
+function tryLock(lock: string): boolean | number {
+  const mine = `${lock}.${process.pid}`;
+  writeFileSync(mine, `${process.pid}\n`, { mode: 0o600 });
+  try {
+    linkSync(mine, lock);
+    return true;
+  } catch (e) {
+    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+  } finally {
+    try {
+      unlinkSync(mine);
+    } catch {
+      /* gone already */
+    }
+  }
+  const st = lstatOrNull(lock);
+  if (!st) return false;
+  let holder = 0;
+  try {
+    holder = Number(readFileSync(lock, 'utf8').trim()) || 0;
+  } catch {
+    return false;
+  }
+  if (holder && pidAlive(holder) && Date.now() - st.mtimeMs < LOCK_STALE_MS) return holder;
+  // Left by a crashed starter. Remove it only if it is still the file just read (not a newer holder's).
+  if (sameFile(lstatOrNull(lock), st)) {
+    try {
+      unlinkSync(lock);
+    } catch {
+      /* someone else cleared it */
+    }
+  }
+  return false;
+}
+
+function unlock(lock: string): void {
+  try {
+    if (readFileSync(lock, 'utf8').trim() === String(process.pid)) unlinkSync(lock);
+  } catch {
+    /* gone already */
+  }
+}
+
+/** Refuses when something other than a dead socket is at the path; returns the dead socket's stats, or null for nothing there. */
+async function deadOrNothing(path: string): Promise<Stats | null> {
+  for (;;) {
+    const st = lstatOrNull(path);
+    if (!st) return null;
+    if (!st.isSocket()) throw new SocketClaimError('EUNSAFE', `${path} exists and is not a socket; castellan leaves it alone (move it away, or set CASTELLAN_SOCKET)`);
+    const probe = await probePath(path);
+    if (probe === 'missing') continue;
+    if (probe === 'live') throw new SocketClaimError('EALREADY', `a server is already running on ${path}`);
+    if (probe === 'hung') throw new SocketClaimError('EALREADY', `a server on ${path} does not accept connections in time; is it hung? (not replacing it)`);
+    if (probe === 'other') throw new SocketClaimError('EUNSAFE', `${path} is a socket castellan cannot connect to; castellan leaves it alone`);
+    return st;
+  }
+}
+
+/** Throws the SocketClaimError a start would meet right now (a server answers, or the path or its directory is unsafe), without claiming anything. */
+export async function checkClaimable(path: string): Promise<void> {
+  ensureSocketDir(dirname(path));
+  await deadOrNothing(path);
+}
+
+/** Takes the start lock, waiting for a live holder; refuses as soon as the holder's server is up on the path. */
+async function takeStartLock(lock: string, path: string): Promise<void> {
+  const deadline = Date.now() + LOCK_WAIT_MS;
+  for (;;) {
+    const r = tryLock(lock);
+    if (r === true) return;
+    await deadOrNothing(path);
+    if (Date.now() > deadline) throw new SocketClaimError('EALREADY', `another server is starting${typeof r === 'number' ? ` (pid ${r})` : ''}; lock ${lock}`);
+    await new Promise((res) => setTimeout(res, 25));
+  }
+}
+
+export interface BoundSocket {
+  readonly server: net.Server;
+  readonly path: string;
+  /** Puts the socket at its path (the server is ready) and releases the start lock. Throws SocketClaimError if the path was taken meanwhile. */
+  publish(): void;
+  /** Starts handing connections to `onConnection`; ones that arrived before wait, paused, until then. */
+  serve(onConnection: (sock: net.Socket) => void): void;
+  /** Removes the socket file if it is still the one this server published (never a successor's), or drops the start lock. Idempotent; also runs on server close. */
+  release(): void;
+}
+
+let tempSeq = 0;
+
+/** Listens on a fresh private name next to `path` (same directory, so it can be linked; short, so it fits sun_path). */
+async function listenOnTemp(server: net.Server, path: string): Promise<string> {
+  for (;;) {
+    const temp = join(dirname(path), `.${process.pid.toString(36)}${(tempSeq++).toString(36)}`);
+    const st = lstatOrNull(temp);
+    if (st && !st.isSocket()) continue;
+    // Our pid's name space: a socket here is an earlier, dead process with our pid, or an earlier bind of ours that was released.
+    if (st) unlinkSync(temp);
+    const oldMask = process.umask(0o177);
+    try {
+      await new Promise<void>((resolve, reject) => {
+        server.once('error', reject);
+        server.listen(temp, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      });
+    } finally {
+      process.umask(oldMask);
+    }
+    chmodSync(temp, 0o600);
+    return temp;
+  }
+}
+
+/** Claims the socket path for a server: refuses if another server answers there, is starting, or the path is unsafe. Call publish() once ready. */
+export async function bindSocket(path: string): Promise<BoundSocket> {
+  ensureSocketDir(dirname(path));
+  const lock = `${path}.lock`;
+  await deadOrNothing(path);
+  await takeStartLock(lock, path);
+  const server = net.createServer({ pauseOnConnect: true });
+  const early: net.Socket[] = [];
+  let handler: ((sock: net.Socket) => void) | undefined;
+  server.on('connection', (sock) => {
+    if (!handler) early.push(sock);
+    else {
+      handler(sock);
+      sock.resume();
+    }
+  });
+  let temp: string;
+  try {
+    // Under the lock nobody else removes or publishes: a dead socket still here is the one probed.
+    const dead = await deadOrNothing(path);
+    if (dead && sameFile(lstatOrNull(path), dead)) unlinkSync(path);
+    temp = await listenOnTemp(server, path);
+  } catch (e) {
+    unlock(lock);
+    server.close();
+    throw e;
+  }
+  let mine: Stats | undefined;
+  let released = false;
+  const dropTemp = () => {
+    try {
+      unlinkSync(temp);
+    } catch {
+      /* gone already */
+    }
+  };
+  const release = () => {
+    if (released) return;
+    released = true;
+    if (!mine) {
+      dropTemp();
+      unlock(lock);
+    } else if (sameFile(lstatOrNull(path), mine)) {
+      try {
+        unlinkSync(path);
+      } catch {
+        /* gone already */
+      }
+    }
+  };
+  server.on('close', release);
+  return {
+    server,
+    path,
+    publish() {
+      if (mine || released) return;
+      try {
+        linkSync(temp, path);
+      } catch (e) {
+        if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
+        // Only if our lock was wrongly taken as stale: the other server keeps the path.
+        throw new SocketClaimError('EALREADY', `a server is already running on ${path}`);
+      }
+      mine = lstatSync(path);
+      dropTemp();
+      unlock(lock);
+    },
+    serve(onConnection) {
+      handler = onConnection;
+      for (const sock of early.splice(0)) {
+        if (sock.destroyed) continue;
+        onConnection(sock);
+        sock.resume();
+      }
+    },
+    release,
+  };
+}
