@@ -3,6 +3,9 @@
 import net from 'node:net';
 
 /** An error reply from the server (its `code`), or `timeout` / `shutting_down` (connection closed) on this side. */
+/** 64 MiB: what the server queues for one connection at most. */
+const MAX_REPLY_CHARS = 64 * 1024 * 1024;
+
 export class RpcError extends Error {
   constructor(
     readonly code: string,
@@ -57,39 +60,52 @@ export class RpcClient {
   }
 
   private onData(chunk: string): void {
-    this.buf += chunk;
-    let i: number;
-    while ((i = this.buf.indexOf('\n')) !== -1) {
-      const line = this.buf.slice(0, i);
-      this.buf = this.buf.slice(i + 1);
-      if (!line.trim()) continue;
-      let msg: Pushed;
-      try {
-        msg = JSON.parse(line);
-      } catch {
-        continue;
-      }
-      const id = msg.id;
-      if ((typeof id === 'string' || typeof id === 'number') && ('result' in msg || 'error' in msg) && this.pending.has(String(id))) {
-        const p = this.pending.get(String(id))!;
-        this.pending.delete(String(id));
-        if (p.timer) clearTimeout(p.timer);
-        if ('error' in msg) {
-          const err = msg.error as { code?: string; message?: string; data?: unknown };
-          p.reject(new RpcError(String(err.code ?? 'internal_error'), String(err.message ?? 'error'), err.data));
-        } else p.resolve(msg.result);
-        continue;
-      }
-      for (const l of this.listeners) l(msg);
+    // Only the new chunk is searched for line ends: a 20 MB reply in 64 KB chunks must not rescan what came before.
+    let start = 0;
+    for (let i = chunk.indexOf('\n'); i !== -1; i = chunk.indexOf('\n', start)) {
+      const line = this.buf + chunk.slice(start, i);
+      this.buf = '';
+      start = i + 1;
+      this.onLine(line);
+      if (this.closed) return;
+    }
+    this.buf += chunk.slice(start);
+    // The server never queues more than this for one connection; a longer line is not from a castellan server.
+    if (this.buf.length > MAX_REPLY_CHARS) {
+      this.buf = '';
+      this.sock.destroy();
+      this.onClose(`a reply longer than ${MAX_REPLY_CHARS} characters`);
     }
   }
 
-  private onClose(): void {
+  private onLine(line: string): void {
+    if (!line.trim()) return;
+    let msg: Pushed;
+    try {
+      msg = JSON.parse(line);
+    } catch {
+      return;
+    }
+    const id = msg.id;
+    if ((typeof id === 'string' || typeof id === 'number') && ('result' in msg || 'error' in msg) && this.pending.has(String(id))) {
+      const p = this.pending.get(String(id))!;
+      this.pending.delete(String(id));
+      if (p.timer) clearTimeout(p.timer);
+      if ('error' in msg) {
+        const err = msg.error as { code?: string; message?: string; data?: unknown };
+        p.reject(new RpcError(String(err.code ?? 'internal_error'), String(err.message ?? 'error'), err.data));
+      } else p.resolve(msg.result);
+      return;
+    }
+    for (const l of this.listeners) l(msg);
+  }
+
+  private onClose(why?: string): void {
     if (this.closed) return;
     this.closed = true;
     for (const p of this.pending.values()) {
       if (p.timer) clearTimeout(p.timer);
-      p.reject(new RpcError('shutting_down', 'connection to the server closed'));
+      p.reject(new RpcError('shutting_down', why ? `connection to the server closed: ${why}` : 'connection to the server closed'));
     }
     this.pending.clear();
     for (const l of this.closeListeners) l();

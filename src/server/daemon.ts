@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Paths } from '../platform/paths.js';
-import { probeSocket } from './socket-server.js';
+import { probeSocket } from './socket-bind.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
 

@@ -2,6 +2,7 @@
 import type net from 'node:net';
 import type { Connection, SessionApi } from '../api/context.js';
 import { dispatchLine } from '../api/dispatch.js';
+import { leadingId } from '../api/json-guard.js';
 import { MAX_LINE_BYTES } from '../api/protocol.js';
 import { bindSocket, type BoundSocket } from './socket-bind.js';
 
@@ -119,7 +120,7 @@ function makeConnection(sock: net.Socket, budget: OutputBudget): SocketConnectio
  * A chunk of many pipelined lines is handled for at most `turnMs` at a time; the rest waits a turn
  * (the socket paused) so one flooding connection cannot keep the others from being heard.
  */
-export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: () => void, turnMs = 10): void {
+export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: (head: Buffer) => void, turnMs = 10): void {
   let parts: Buffer[] = [];
   let size = 0;
   let discarding = false;
@@ -135,7 +136,7 @@ export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: (
         continue;
       }
       // A line that arrived whole in one chunk is still over the limit: refuse it the same way.
-      if (size + piece.length > MAX_LINE_BYTES) tooLong();
+      if (size + piece.length > MAX_LINE_BYTES) tooLong(size ? parts[0] : piece);
       else {
         const line = size ? Buffer.concat([...parts, piece]) : piece;
         if (line.some((c) => c !== 0x20 && c !== 0x09 && c !== 0x0d)) cb(line);
@@ -154,10 +155,11 @@ export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: (
     if (discarding || start === chunk.length) return false;
     const rest = chunk.subarray(start);
     if (size + rest.length > MAX_LINE_BYTES) {
+      const head = size ? parts[0] : rest;
       parts = [];
       size = 0;
       discarding = true;
-      tooLong();
+      tooLong(head);
       return false;
     }
     parts.push(rest);
@@ -190,7 +192,8 @@ export function serve(bound: BoundSocket, session: SessionApi, log: (m: string) 
           })
           .catch((err) => log(`dispatch: ${(err as Error).stack}`));
       },
-      () => conn.send({ id: null, error: { code: 'line_too_long', message: `request line longer than ${MAX_LINE_BYTES} bytes; discarded` } }),
+      // The reply carries the request's id when the line starts with it, so the caller fails at once instead of timing out.
+      (head) => conn.send({ id: leadingId(head), error: { code: 'line_too_long', message: `request line longer than ${MAX_LINE_BYTES} bytes; discarded` } }),
     );
   });
   bound.server.on('error', (err) => log(`socket server: ${err.message}`));

@@ -36,7 +36,7 @@ export function rng(seed: number): () => number {
 /** What the server must answer to this line, or 'unsafe' when the line would run a method. Mirrors socket-server + dispatch. */
 export function expectFor(withNewline: Buffer): Expect | null | 'unsafe' {
   const line = withNewline.subarray(0, withNewline.length - 1);
-  if (line.length > MAX_LINE_BYTES) return { id: null, code: 'line_too_long' };
+  if (line.length > MAX_LINE_BYTES) return { id: leadingId(line), code: 'line_too_long' };
   if (!line.some((c) => c !== 0x20 && c !== 0x09 && c !== 0x0d)) return null;
   if (jsonShapeProblem(line)) return { id: leadingId(line), code: 'invalid_params' };
   let raw: unknown;

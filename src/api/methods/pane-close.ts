@@ -5,7 +5,7 @@ import { defineMethod } from '../define-method.js';
 
 export default defineMethod({
   name: 'pane.close',
-  description: 'Close a pane (its program gets SIGHUP, then SIGKILL); the last pane closes its window.',
+  description: 'Close a pane: its program and everything in its terminal session get SIGHUP, then SIGTERM, then SIGKILL; the last pane closes its window.',
   params: z.object({ pane_id: paneIdSchema }).strict(),
   result: z.object({ closed: z.string() }),
   handler: ({ session }, { pane_id }) => {

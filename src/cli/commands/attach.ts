@@ -1,7 +1,7 @@
 // `castellan` / `castellan attach`: start the session's server if none runs, then attach this terminal.
 import { attach } from '../../client/attach.js';
 import { startDaemon } from '../../server/daemon.js';
-import { probeSocket } from '../../server/socket-server.js';
+import { probeSocket } from '../../server/socket-bind.js';
 import { defineCommand, EXIT } from '../define-command.js';
 import { restoreChoice } from '../restore-choice.js';
 

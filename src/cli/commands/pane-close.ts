@@ -5,7 +5,7 @@ import { defineCommand, EXIT } from '../define-command.js';
 export default defineCommand({
   name: 'pane close',
   usage: 'castellan pane close --pane ID',
-  summary: 'Close a pane (its program gets SIGHUP, then SIGKILL).',
+  summary: 'Close a pane (its programs get SIGHUP, then SIGTERM, then SIGKILL).',
   options: { pane: { type: 'string' } },
   run: async (ctx, { values }) => {
     const pane = paneArg(ctx, values.pane, { required: true })!;

@@ -2,7 +2,7 @@
 import { NotRunningError } from '../../api/client.js';
 import { dropSnapshot } from '../../restore/index.js';
 import { defineCommand, EXIT } from '../define-command.js';
-import { probeSocket } from '../../server/socket-server.js';
+import { probeSocket } from '../../server/socket-bind.js';
 
 export default defineCommand({
   name: 'server stop',
