@@ -1,6 +1,6 @@
 // A terminal client (castellan or tmux) run inside a node-pty we own: drains its output, counts frames, finds needles.
-import pty from 'node-pty';
-import type { IPty } from 'node-pty';
+import pty from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
 import { now, sleep } from './util.js';
 
 const BSU = '\x1b[?2026h'; // begin synchronized update: castellan's painter opens every frame with it

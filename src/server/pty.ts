@@ -1,6 +1,6 @@
 // The only node-pty import: spawning pane programs, with tail-safe exit, no leaked fds, and a kill that ends the pane's whole session.
 import { closeSync, constants, openSync, readlinkSync, readSync } from 'node:fs';
-import pty from 'node-pty';
+import pty from '@lydell/node-pty';
 import { foregroundPgid, processAlive } from '../platform/proc.js';
 import { closeOnExec, closeOnExecAll } from './fd-cloexec.js';
 import { endSessions, type Step } from './terminate.js';

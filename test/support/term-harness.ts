@@ -1,7 +1,7 @@
 // Runs the real `castellan` in a real pty and reads what it draws back through an @xterm/headless terminal.
 import { closeSync, constants, openSync } from 'node:fs';
-import pty from 'node-pty';
-import type { IPty } from 'node-pty';
+import pty from '@lydell/node-pty';
+import type { IPty } from '@lydell/node-pty';
 import xterm from '@xterm/headless';
 import type { Terminal as XTerm, IBufferCell } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
