@@ -90,10 +90,15 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
     toAgent: (method, params) => toAgent.agent.notify(method, params),
   });
 
-  const relayError = (e: unknown): never => {
+  // A request cut off by the agent's death is answered with why it died (its exit may land just after its EOF).
+  const relayError = async (e: unknown): Promise<never> => {
+    let t: NodeJS.Timeout | undefined;
+    await Promise.race([exited, new Promise((r) => (t = setTimeout(r, 1000)))]).finally(() => clearTimeout(t));
     if (gone) throw new sdk.RequestError(CASTELLAN_ERROR, `castellan acp: ${gone}`);
     throw e;
   };
+  // The agent's notifications reach the editor in order, and before the answer to the request they belong to.
+  let forwarded: Promise<unknown> = Promise.resolve();
 
   let inFlight = 0;
   const editorApp = sdk
@@ -104,6 +109,7 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
       try {
         if (method === 'session/prompt') gov.turn(params, 'start');
         const r = await toAgent.agent.request(method, params).catch(relayError);
+        await forwarded;
         if (method === 'session/new' || method === 'session/load' || method === 'session/resume') {
           const refused = await gov.sessionStarted(method, params, r);
           if (refused) throw new sdk.RequestError(CASTELLAN_ERROR, refused);
@@ -131,7 +137,9 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
     })
     .onNotification('*', async ({ method, params }) => {
       // Forwarded first, so the editor sees the call before castellan's verdict on it.
-      await toEditor?.client.notify(method, params).catch(() => undefined);
+      const sent = forwarded.then(() => toEditor?.client.notify(method, params)).catch(() => undefined);
+      forwarded = sent;
+      await sent;
       if (method === 'session/update') await gov.update(params);
     });
 

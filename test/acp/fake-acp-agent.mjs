@@ -55,8 +55,10 @@ acp
       return { stopReason: 'end_turn' };
     }
     if (word === 'GARBAGE') {
-      process.stdout.write('{this is not json\n');
-      process.stdout.write(`{"jsonrpc":"2.0","id":777,"method":"fs/read_text_file","params":{"x":"${'y'.repeat(2 * 1024 * 1024)}"}}\n`);
+      // Written around the SDK's writer: wait for each to be flushed so the SDK's next write is not refused meanwhile.
+      const raw = (s) => new Promise((r) => process.stdout.write(s, r));
+      await raw('{this is not json\n');
+      await raw(`{"jsonrpc":"2.0","id":777,"method":"fs/read_text_file","params":{"x":"${'y'.repeat(2 * 1024 * 1024)}"}}\n`);
       await chunk(client, sessionId, 'still here');
       return { stopReason: 'end_turn' };
     }
