@@ -20,7 +20,7 @@ test('herd list shows the ACP session\'s pane with its state; events reach subsc
     const events = await collectEvents(api, ['governance_decision', 'governance_session']);
     const sid = await session(r);
     const panes = async () => (await api.request<{ panes: PaneInfo[] }>('pane.list', {})).panes;
-    const pane = await waitFor(async () => (await panes()).find((p) => p.agent.name === 'node'), { message: 'a pane for the ACP session' });
+    const pane = (await waitFor(async () => (await panes()).find((p) => p.agent.name === 'node'), { message: 'a pane for the ACP session' }))!;
     await prompt(r, sid, `TOOL ${JSON.stringify({ toolCallId: 'h1', title: 'rm -rf /', kind: 'execute', rawInput: { command: 'rm -rf /' } })}`);
     await waitFor(async () => (await panes()).find((p) => p.pane_id === pane.pane_id)?.agent.state === 'idle', { message: 'idle after the turn' });
     // The pane shows the session log: castellan's denial is there.
