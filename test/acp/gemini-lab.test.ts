@@ -4,12 +4,13 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { Readable, Writable } from 'node:stream';
 import { EVENT_METHOD } from '../../src/acp/index.js';
 import { loadSdk, type Acp } from '../../src/acp/sdk.js';
+import { resolvePaths } from '../../src/platform/paths.js';
 import { BIN, tempEnvFor } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -103,6 +104,9 @@ test('gemini --acp behind castellan acp: a prompt, a shell call denied by plan v
 
   child.stdin.end();
   assert.equal(await exited, 0, stderr.slice(-2000));
+  // SessionEnd ran after the editor left (the audit log has it; the editor was gone).
+  const audit = readFileSync(resolvePaths({ env: env.env }).auditLog, 'utf8');
+  assert.match(audit, /"type":"governance_session","phase":"end","plugin":"gemini","status":"closed"/);
   conn.close();
   await env.cli(['server', 'stop']);
 });
