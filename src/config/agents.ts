@@ -5,87 +5,21 @@ import { readFileBounded } from '../platform/read-file.js';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { compileLinear, type Pattern } from '../platform/linear-regex.js';
+import { AGENT_HOOK_TYPES, MAX_COMMAND, hooksSchema, unalias, type AgentHooks, type AgentHookType } from './agent-hooks-schema.js';
+import { frontmatterShapeProblem, lineOf, splitFrontmatter } from './frontmatter.js';
 import { trustStatus, type TrustData } from './trust.js';
 import { findProjectRoot, formatPath, loadConfig, type Diagnostic } from './load.js';
 import { DEFAULT_AGENTS } from './schema.js';
 
-export const AGENT_HOOK_TYPES = ['SubagentStart', 'UserPromptSubmit', 'SubagentStop', 'PostSampling'] as const;
-export type AgentHookType = (typeof AGENT_HOOK_TYPES)[number];
 /** Agents castellan knows how to talk to (how the first message is delivered, which bridge answers). */
 export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'pi', 'other'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
+export { AGENT_HOOK_TYPES, compilePattern, type AgentHookEntry, type AgentHooks, type AgentHookType } from './agent-hooks-schema.js';
+
 const MAX_FILE = 1024 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/**
- * A pattern matches a whole name (tool) or anywhere in a prompt, case-insensitively; `*` or empty = everything.
- * RE2 syntax, matched in linear time: the file may come from a repository, the text from an agent.
- */
-export function compilePattern(pattern: string | undefined, whole: boolean): Pattern | undefined {
-  const p = (pattern ?? '').trim();
-  if (p === '' || p === '*') return undefined;
-  return compileLinear(p, { whole, ignoreCase: true });
-}
-
-const MAX_COMMAND = 8000;
-const MAX_PROMPT = 64 * 1024;
-
-const entrySchema = z
-  .object({
-    type: z.enum(['command', 'deny', 'prompt']),
-    /** A command entry's shell command, or (the spec's HookCommand shape) a prompt entry's text. */
-    command: z.string().trim().min(1).max(MAX_PROMPT).optional(),
-    pattern: z.string().max(1000).optional(),
-    reason: z.string().max(2000).optional(),
-    /** The text of a `prompt` entry. */
-    prompt: z.string().max(MAX_PROMPT).optional(),
-    timeout_ms: z.number().int().min(100).max(600_000).optional(),
-    strength: z.enum(['weak', 'strong']).optional(),
-  })
-  .strict()
-  .superRefine((e, ctx) => {
-    if (e.type === 'command' && !e.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a "command" entry needs a command' });
-    if (e.type === 'command' && e.command && e.command.length > MAX_COMMAND)
-      ctx.addIssue({ code: 'custom', path: ['command'], message: `a command is at most ${MAX_COMMAND} characters` });
-    if (e.type === 'prompt' && !e.prompt?.trim() && !e.command) ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'a "prompt" entry needs its text in "prompt" (or "command")' });
-    try {
-      compilePattern(e.pattern, false);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression: ${(err as Error).message}` });
-    }
-  })
-  // A prompt entry written the HookCommand way (text in `command`) comes out with its text in `prompt`, like the other.
-  .overwrite((e) => (e.type === 'prompt' && !e.prompt?.trim() && e.command ? { ...e, prompt: e.command } : e));
-export type AgentHookEntry = z.infer<typeof entrySchema>;
-
-/** The spec's other names for hook types. */
-const HOOK_TYPE_ALIASES: Readonly<Record<string, AgentHookType>> = { Stop: 'SubagentStop' };
-
-/** `Stop:` entries join `SubagentStop:` ones, in the order the keys are written. */
-function unalias(raw: unknown): unknown {
-  if (!raw || typeof raw !== 'object' || Array.isArray(raw)) return raw;
-  const out: Record<string, unknown> = {};
-  for (const [k, v] of Object.entries(raw)) {
-    const key = Object.hasOwn(HOOK_TYPE_ALIASES, k) ? HOOK_TYPE_ALIASES[k] : k;
-    const prev = out[key];
-    out[key] = Array.isArray(prev) && Array.isArray(v) ? [...prev, ...v] : prev !== undefined && key !== k ? prev : v;
-  }
-  return out;
-}
-
-const hooksSchema = z
-  .object(Object.fromEntries(AGENT_HOOK_TYPES.map((t) => [t, z.array(entrySchema).max(50).optional()])) as Record<AgentHookType, z.ZodOptional<z.ZodArray<typeof entrySchema>>>)
-  .strict()
-  .superRefine((h, ctx) => {
-    for (const t of ['SubagentStart', 'PostSampling'] as const) {
-      (h[t] ?? []).forEach((e, i) => {
-        if (e.type === 'deny') ctx.addIssue({ code: 'custom', path: [t, i, 'type'], message: `"deny" entries apply to SubagentStop (tools) and UserPromptSubmit (prompts), not ${t}` });
-      });
-    }
-  });
-export type AgentHooks = Partial<Record<AgentHookType, AgentHookEntry[]>>;
 
 const frontSchema = z.looseObject({
   name: z.string().regex(NAME, 'use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
@@ -132,46 +66,6 @@ export function guessKind(command: string): AgentKind {
     if (b === 'claude' || b === 'codex' || b === 'gemini' || b === 'pi') return b;
   }
   return 'other';
-}
-
-const MAX_FRONTMATTER = 64 * 1024;
-const MAX_NESTING = 64;
-
-/**
- * Frontmatter is a handful of fields. The yaml library recurses per level, so a 50,000-deep `[[[...` costs it
- * 1.5 s and a stack overflow: refuse what no definition needs, before parsing, in one linear pass.
- */
-function frontmatterShapeProblem(yaml: string): string | undefined {
-  if (yaml.length > MAX_FRONTMATTER) return `it is over ${MAX_FRONTMATTER} characters`;
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < yaml.length; i++) {
-    const c = yaml[i];
-    if (quote) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote || c === '\n') quote = undefined;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '{') {
-      if (++depth > MAX_NESTING) return `it nests deeper than ${MAX_NESTING} levels`;
-    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
-  }
-  const indent = /^( {256,})/m.exec(yaml);
-  if (indent) return `it nests deeper than ${MAX_NESTING} levels (a line is indented ${indent[1].length} spaces)`;
-  return undefined;
-}
-
-function splitFrontmatter(text: string): { yaml: string; body: string; yamlLine: number } | undefined {
-  const t = text.replace(/^\uFEFF/, '');
-  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(t) ?? /^---[ \t]*\r?\n()---[ \t]*(?:\r?\n|$)/.exec(t);
-  if (!m) return undefined;
-  return { yaml: m[1], body: t.slice(m[0].length), yamlLine: 2 };
-}
-
-function lineOf(text: string, offset: number | undefined, first: number): number | undefined {
-  if (offset === undefined) return undefined;
-  let n = first;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') n++;
-  return n;
 }
 
 /** Parses one definition file. Never throws: problems are diagnostics; an invalid hooks block is dropped, the agent kept. */
