@@ -43,6 +43,7 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'run', summary: 'Run an agent as a governed episode: SessionStart/SessionEnd hooks around it (--goal, --plugin, --pane new, --rlm lets it delegate to sub-harness panes, --json)', load: () => import('./commands/run.js') },
   { name: 'exec', summary: 'Run a command as a governed shell tool call (hooks, permissions, plan verify); exit 77 if denied', load: () => import('./commands/exec.js') },
   { name: 'trust', summary: 'Let this repo\'s castellan.toml, .castellan/local.toml and .castellan/agents/*.md run commands (by sha256); --list, --revoke', load: () => import('./commands/trust.js') },
+  { name: 'acp', summary: 'Serve an editor over ACP (stdio), relaying to an ACP agent under governance: castellan acp -- gemini --acp', load: () => import('./commands/acp.js') },
   { name: 'mcp', summary: 'Serve governed shell/exec tools to MCP clients over stdio', load: () => import('./commands/mcp.js') },
   { name: 'hook', summary: 'Bridge for agents\' hook systems: castellan hook AGENT EVENT (reads the agent\'s JSON on stdin)', load: () => import('./commands/hook.js') },
   { name: 'integrations install', summary: 'Install castellan\'s hook bridge into an agent\'s settings (claude, codex, gemini, pi)', load: () => import('./commands/integrations-install.js') },

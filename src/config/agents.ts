@@ -1,81 +1,44 @@
 // Agent definitions: Markdown files with YAML frontmatter (project .castellan/agents, user ~/.castellan/agents), validated with diagnostics.
 import { createHash } from 'node:crypto';
-import { readdirSync } from 'node:fs';
+import { accessSync, constants, readdirSync } from 'node:fs';
 import { readFileBounded } from '../platform/read-file.js';
-import { basename, join, resolve } from 'node:path';
+import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
 import { parseDocument } from 'yaml';
 import { z } from 'zod';
-import { compileLinear, type Pattern } from '../platform/linear-regex.js';
+import { AGENT_HOOK_TYPES, MAX_COMMAND, hooksSchema, unalias, type AgentHooks, type AgentHookType } from './agent-hooks-schema.js';
+import { frontmatterShapeProblem, lineOf, splitFrontmatter } from './frontmatter.js';
 import { trustStatus, type TrustData } from './trust.js';
-import { findProjectRoot, formatPath, type Diagnostic } from './load.js';
+import { findProjectRoot, formatPath, loadConfig, type Diagnostic } from './load.js';
+import { DEFAULT_AGENTS } from './schema.js';
 
-export const AGENT_HOOK_TYPES = ['SubagentStart', 'UserPromptSubmit', 'SubagentStop', 'PostSampling'] as const;
-export type AgentHookType = (typeof AGENT_HOOK_TYPES)[number];
 /** Agents castellan knows how to talk to (how the first message is delivered, which bridge answers). */
 export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'pi', 'other'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
+export { AGENT_HOOK_TYPES, compilePattern, type AgentHookEntry, type AgentHooks, type AgentHookType } from './agent-hooks-schema.js';
+
 const MAX_FILE = 1024 * 1024;
 const NAME = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
-/**
- * A pattern matches a whole name (tool) or anywhere in a prompt, case-insensitively; `*` or empty = everything.
- * RE2 syntax, matched in linear time: the file may come from a repository, the text from an agent.
- */
-export function compilePattern(pattern: string | undefined, whole: boolean): Pattern | undefined {
-  const p = (pattern ?? '').trim();
-  if (p === '' || p === '*') return undefined;
-  return compileLinear(p, { whole, ignoreCase: true });
-}
-
-const entrySchema = z
-  .object({
-    type: z.enum(['command', 'deny', 'prompt']),
-    command: z.string().trim().min(1).max(8000).optional(),
-    pattern: z.string().max(1000).optional(),
-    reason: z.string().max(2000).optional(),
-    /** The text of a `prompt` entry. */
-    prompt: z.string().max(64 * 1024).optional(),
-    timeout_ms: z.number().int().min(100).max(600_000).optional(),
-    strength: z.enum(['weak', 'strong']).optional(),
-  })
-  .strict()
-  .superRefine((e, ctx) => {
-    if (e.type === 'command' && !e.command) ctx.addIssue({ code: 'custom', path: ['command'], message: 'a "command" entry needs a command' });
-    if (e.type === 'prompt' && !e.prompt?.trim()) ctx.addIssue({ code: 'custom', path: ['prompt'], message: 'a "prompt" entry needs its text in "prompt"' });
-    try {
-      compilePattern(e.pattern, false);
-    } catch (err) {
-      ctx.addIssue({ code: 'custom', path: ['pattern'], message: `not a valid regular expression: ${(err as Error).message}` });
-    }
-  });
-export type AgentHookEntry = z.infer<typeof entrySchema>;
-
-const hooksSchema = z
-  .object(Object.fromEntries(AGENT_HOOK_TYPES.map((t) => [t, z.array(entrySchema).max(50).optional()])) as Record<AgentHookType, z.ZodOptional<z.ZodArray<typeof entrySchema>>>)
-  .strict()
-  .superRefine((h, ctx) => {
-    for (const t of ['SubagentStart', 'PostSampling'] as const) {
-      (h[t] ?? []).forEach((e, i) => {
-        if (e.type === 'deny') ctx.addIssue({ code: 'custom', path: [t, i, 'type'], message: `"deny" entries apply to SubagentStop (tools) and UserPromptSubmit (prompts), not ${t}` });
-      });
-    }
-  });
-export type AgentHooks = Partial<Record<AgentHookType, AgentHookEntry[]>>;
 
 const frontSchema = z.looseObject({
   name: z.string().regex(NAME, 'use 1-64 letters, digits, ".", "_" or "-", starting with a letter or digit'),
   description: z.string().max(1000).optional(),
-  command: z.string().trim().min(1, 'the command to run in the pane is required').max(8000),
+  // Optional: without it the program is the `agent`, else `[agents] default`, else the first agent on PATH.
+  command: z.string().trim().min(1, 'the command is empty (leave it out to run the agent named by `agent` or the default)').max(MAX_COMMAND).optional(),
   agent: z.enum(AGENT_KINDS).optional(),
   hooks: z.unknown().optional(),
 });
 
+/** Where the program of a definition came from: its `command`, its `agent`, `[agents] default`, the first on PATH, or nowhere. */
+export type CommandSource = 'command' | 'agent' | 'default' | 'path' | 'none';
+
 export interface AgentDefinition {
   name: string;
   description: string;
-  /** What runs in the pane (`/bin/sh -c COMMAND`). */
+  /** What runs in the pane (`/bin/sh -c COMMAND`); empty when nothing names a program (then it cannot start). */
   command: string;
+  commandFrom: CommandSource;
   /** Which agent it is (frontmatter `agent`, else guessed from the command's words). */
   kind: AgentKind;
   /** The Markdown body: the agent's instructions. */
@@ -103,46 +66,6 @@ export function guessKind(command: string): AgentKind {
     if (b === 'claude' || b === 'codex' || b === 'gemini' || b === 'pi') return b;
   }
   return 'other';
-}
-
-const MAX_FRONTMATTER = 64 * 1024;
-const MAX_NESTING = 64;
-
-/**
- * Frontmatter is a handful of fields. The yaml library recurses per level, so a 50,000-deep `[[[...` costs it
- * 1.5 s and a stack overflow: refuse what no definition needs, before parsing, in one linear pass.
- */
-function frontmatterShapeProblem(yaml: string): string | undefined {
-  if (yaml.length > MAX_FRONTMATTER) return `it is over ${MAX_FRONTMATTER} characters`;
-  let depth = 0;
-  let quote: string | undefined;
-  for (let i = 0; i < yaml.length; i++) {
-    const c = yaml[i];
-    if (quote) {
-      if (c === '\\' && quote === '"') i++;
-      else if (c === quote || c === '\n') quote = undefined;
-    } else if (c === '"' || c === "'") quote = c;
-    else if (c === '[' || c === '{') {
-      if (++depth > MAX_NESTING) return `it nests deeper than ${MAX_NESTING} levels`;
-    } else if (c === ']' || c === '}') depth = Math.max(0, depth - 1);
-  }
-  const indent = /^( {256,})/m.exec(yaml);
-  if (indent) return `it nests deeper than ${MAX_NESTING} levels (a line is indented ${indent[1].length} spaces)`;
-  return undefined;
-}
-
-function splitFrontmatter(text: string): { yaml: string; body: string; yamlLine: number } | undefined {
-  const t = text.replace(/^\uFEFF/, '');
-  const m = /^---[ \t]*\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(t) ?? /^---[ \t]*\r?\n()---[ \t]*(?:\r?\n|$)/.exec(t);
-  if (!m) return undefined;
-  return { yaml: m[1], body: t.slice(m[0].length), yamlLine: 2 };
-}
-
-function lineOf(text: string, offset: number | undefined, first: number): number | undefined {
-  if (offset === undefined) return undefined;
-  let n = first;
-  for (let i = 0; i < offset && i < text.length; i++) if (text[i] === '\n') n++;
-  return n;
 }
 
 /** Parses one definition file. Never throws: problems are diagnostics; an invalid hooks block is dropped, the agent kept. */
@@ -193,7 +116,7 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
   let hooks: AgentHooks = {};
   let hooksValid = true;
   if (front.data.hooks !== undefined && front.data.hooks !== null) {
-    const h = hooksSchema.safeParse(front.data.hooks);
+    const h = hooksSchema.safeParse(unalias(front.data.hooks));
     if (h.success) hooks = h.data as AgentHooks;
     else {
       hooksValid = false;
@@ -203,7 +126,7 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
       const unknown = first.code === 'unrecognized_keys' ? first.keys[0] : undefined;
       const path = ['hooks', ...at, ...(unknown !== undefined ? [unknown] : [])];
       const what =
-        unknown === undefined ? first.message : at.length === 0 ? `unknown hook type (use ${AGENT_HOOK_TYPES.join(', ')})` : 'unknown field (use type, command, pattern, reason, prompt, timeout_ms, strength)';
+        unknown === undefined ? first.message : at.length === 0 ? `unknown hook type (use ${AGENT_HOOK_TYPES.join(', ')}, or Stop for SubagentStop)` : 'unknown field (use type, command, pattern, reason, prompt, timeout_ms, strength)';
       const more = h.error.issues.length > 1 ? ` (+${h.error.issues.length - 1} more)` : '';
       err(`${what}${more}; this agent's hooks are skipped, the agent still starts`, {
         path: formatPath(path),
@@ -211,11 +134,17 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
       });
     }
   }
+  if (front.data.command === undefined && front.data.agent === 'other') {
+    err('`agent: other` names no program: give the definition a `command`', { path: 'command', line: where(['agent']) });
+    return { diagnostics };
+  }
+  const named = front.data.command ?? front.data.agent;
   const agent: AgentDefinition = {
     name: front.data.name,
     description: (front.data.description ?? '').trim(),
-    command: front.data.command,
-    kind: front.data.agent ?? guessKind(front.data.command),
+    command: named ?? '',
+    commandFrom: front.data.command !== undefined ? 'command' : named ? 'agent' : 'none',
+    kind: front.data.agent ?? guessKind(named ?? ''),
     body: fm.body.trim(),
     file,
     source,
@@ -224,6 +153,32 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
     hooksValid,
   };
   return { agent, diagnostics };
+}
+
+/** The first of the known agents found as an executable on PATH (a relative PATH entry is skipped: it depends on the cwd). */
+export function firstAgentOnPath(pathEnv: string | undefined): AgentKind | undefined {
+  const dirs = (pathEnv ?? '').split(delimiter).filter((d) => d && isAbsolute(d));
+  for (const name of DEFAULT_AGENTS) {
+    for (const d of dirs) {
+      try {
+        accessSync(join(d, name), constants.X_OK);
+        return name;
+      } catch {
+        /* not here */
+      }
+    }
+  }
+  return undefined;
+}
+
+/**
+ * A definition without a program gets one: `[agents] default` (from the merged config, so an untrusted repository
+ * cannot choose it), else the first of claude/codex/gemini/pi on PATH. Nothing found: listed, not startable.
+ */
+function withProgram<T extends AgentDefinition>(a: T, pick: () => { kind?: AgentKind; from: CommandSource }): T {
+  if (a.commandFrom !== 'none') return a;
+  const p = pick();
+  return p.kind ? { ...a, command: p.kind, commandFrom: p.from, kind: p.kind } : a;
 }
 
 /** Where definitions live for a working directory. The project dir is left out when it is the user's own (cwd under HOME with no project). */
@@ -259,8 +214,24 @@ function readDefinition(file: string, source: 'project' | 'user'): { agent?: Age
  * Every definition visible from `cwd`: project ones first (they win a name clash), then the user's. Project files
  * are startable only while trusted with their current content (`castellan trust`); they are listed either way.
  */
-export function loadAgents(o: { cwd: string; home: string; trust: TrustData }): { agents: ListedAgent[]; diagnostics: Diagnostic[] } {
+export function loadAgents(o: {
+  cwd: string;
+  home: string;
+  trust: TrustData;
+  /** `[agents] default`; read from the config seen from `cwd` when not given. */
+  defaultAgent?: AgentKind | null;
+  /** PATH searched for an agent when neither is set (default: this process's). */
+  pathEnv?: string;
+}): { agents: ListedAgent[]; diagnostics: Diagnostic[] } {
   const dirs = agentDirs(o.cwd, o.home);
+  let picked: { kind?: AgentKind; from: CommandSource } | undefined;
+  const pick = () =>
+    (picked ??= (() => {
+      const d = o.defaultAgent !== undefined ? o.defaultAgent ?? undefined : loadConfig({ cwd: o.cwd, home: o.home, trust: o.trust }).config.agents.default;
+      if (d) return { kind: d, from: 'default' as const };
+      const onPath = firstAgentOnPath(o.pathEnv ?? process.env.PATH);
+      return onPath ? { kind: onPath, from: 'path' as const } : { from: 'none' as const };
+    })());
   const root = findProjectRoot(o.cwd, { home: o.home });
   const diagnostics: Diagnostic[] = [];
   const agents: ListedAgent[] = [];
@@ -269,13 +240,17 @@ export function loadAgents(o: { cwd: string; home: string; trust: TrustData }): 
     const r = readDefinition(file, source);
     diagnostics.push(...r.diagnostics);
     if (!r.agent) return;
+    r.agent = withProgram(r.agent, pick);
     const prev = byName.get(r.agent.name);
     if (prev) {
       diagnostics.push({ severity: 'warning', file, path: 'name', message: `agent "${r.agent.name}" is already defined in ${prev.file}; this one is ignored` });
       return;
     }
     let listed: ListedAgent;
-    if (source === 'user') listed = { ...r.agent, trust: 'user', startable: true };
+    if (!r.agent.command) {
+      const t = source === 'user' ? 'user' : trustStatus(o.trust, file, r.agent.sha256, root);
+      listed = { ...r.agent, trust: t, startable: false, reason: `${file} names no program: give it a \`command\` or an \`agent\`, set \`[agents] default\`, or put claude, codex, gemini or pi on PATH` };
+    } else if (source === 'user') listed = { ...r.agent, trust: 'user', startable: true };
     else {
       const t = trustStatus(o.trust, file, r.agent.sha256, root);
       listed =
@@ -300,11 +275,12 @@ export function loadAgents(o: { cwd: string; home: string; trust: TrustData }): 
 }
 
 /** The public JSON shape of a listed agent definition (the agent.list method and `castellan agent list --json`). */
-export function agentSummary(a: Pick<ListedAgent, 'name' | 'description' | 'command' | 'source' | 'file' | 'trust' | 'startable' | 'reason' | 'hooksValid'> & { kind: string; hooks: Partial<Record<string, unknown[]>> }) {
+export function agentSummary(a: Pick<ListedAgent, 'name' | 'description' | 'command' | 'commandFrom' | 'source' | 'file' | 'trust' | 'startable' | 'reason' | 'hooksValid'> & { kind: string; hooks: Partial<Record<string, unknown[]>> }) {
   return {
     name: a.name,
     description: a.description,
     command: a.command,
+    command_from: a.commandFrom,
     kind: a.kind,
     source: a.source,
     file: a.file,

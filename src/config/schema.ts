@@ -12,6 +12,9 @@ export const HOOK_EVENT_ALIASES: Readonly<Record<string, HookEvent>> = {
   post_tool_use: 'PostToolUse',
 };
 
+/** Agents an agent definition without a `command` may run (`[agents] default`, else the first on PATH). */
+export const DEFAULT_AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
+
 export const PERMISSIONS = ['allow', 'deny', 'prompt'] as const;
 export type Permission = (typeof PERMISSIONS)[number];
 
@@ -38,13 +41,28 @@ const HookEventSchema = z
     return z.NEVER;
   });
 
-export const HookSchema = z.object({
+const hookShape = {
   event: HookEventSchema,
   command: z.string({ error: required('command', 'expected a string') }).min(1, { error: '"command" is empty' }),
   matcher: str().optional(),
   timeout_ms: int(1, 600_000).optional(),
   id: str().optional(),
-});
+};
+
+/**
+ * `kind` is the hooks contract's other name for `event` (same spellings). Either one names the event; both with
+ * different events is an error rather than a guess. The entry comes out with `event` only.
+ */
+const hookEntry = z
+  .object({ ...hookShape, event: HookEventSchema.optional(), kind: HookEventSchema.optional() })
+  .superRefine((h, ctx) => {
+    if (h.event === undefined && h.kind === undefined) ctx.addIssue({ code: 'custom', message: 'missing "event" (or its alias "kind")' });
+    else if (h.event !== undefined && h.kind !== undefined && h.event !== h.kind)
+      ctx.addIssue({ code: 'custom', message: `"event" (${h.event}) and "kind" (${h.kind}) name different events; use one of them` });
+  })
+  .overwrite(({ kind, ...h }) => ({ ...h, event: h.event ?? kind }));
+// Still a ZodObject at run time (validateConfig walks its shape); typed as what it yields: `event` always set, no `kind`.
+export const HookSchema = hookEntry as unknown as z.ZodObject<typeof hookShape>;
 export type Hook = z.infer<typeof HookSchema>;
 
 export const CONFIG_SHAPE = {
@@ -68,8 +86,9 @@ export const CONFIG_SHAPE = {
     plan_verify: z.object({ enabled: bool(), high_risk_tools: strList(), allowlisted_tools: strList() }),
     permissions: z.record(z.string(), oneOf(PERMISSIONS)),
   }),
-  // Per-agent tables are validated by the agents module; this layer only insists they are tables.
-  agents: z.record(z.string(), z.record(z.string(), z.unknown(), { error: 'expected a table' })),
+  // `default`: the program of an agent definition that names none. Per-agent tables are validated by the agents
+  // module; this layer only insists they are tables.
+  agents: z.object({ default: oneOf(DEFAULT_AGENTS).optional() }).catchall(z.record(z.string(), z.unknown(), { error: 'expected a table' })),
   // Delegation trees (recursive episodes): how deep, how wide, and whether children outlive their parent.
   limits: z.object({ max_depth: int(0, 64), max_children: int(0, 1024), keep_children: bool() }),
 };
@@ -144,7 +163,8 @@ function walk(schema: z.ZodType, raw: unknown, path: Array<string | number>, iss
     const shape = schema.shape as Record<string, z.ZodType>;
     const out: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(raw)) {
-      const sub = Object.hasOwn(shape, key) ? shape[key] : undefined;
+      // A table with free keys beside its named ones ([agents]: `default` and per-agent tables) has a catchall.
+      const sub = Object.hasOwn(shape, key) ? shape[key] : (schema.def.catchall as z.ZodType | undefined);
       if (!sub) {
         issues.push({ severity: 'warning', path: [...path, key], message: path.length === 0 ? 'unknown section; ignored' : 'unknown key; ignored' });
         continue;

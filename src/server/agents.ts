@@ -84,7 +84,7 @@ export class AgentManager {
   /** Every definition visible from a directory (a pane's, or the server's), with why project ones may not start. */
   list(p: { cwd?: string; paneId?: string } = {}): { agents: ListedAgent[]; diagnostics: Diagnostic[]; running: Array<Record<string, unknown>> } {
     const { data } = readTrust(this.h.paths.trustFile);
-    const r = loadAgents({ cwd: this.cwdFor(p), home: this.h.paths.home, trust: data });
+    const r = loadAgents({ cwd: this.cwdFor(p), home: this.h.paths.home, trust: data, pathEnv: this.h.env.PATH });
     const running = this.registry.list().map((s) => ({ agent_id: s.agentId, agent_type: s.agentType, pane_id: s.paneId ?? null, kind: s.kind, started_at: s.registeredAt }));
     return { ...r, running };
   }

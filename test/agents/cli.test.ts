@@ -39,10 +39,11 @@ describe('agent CLI', () => {
     const { ctx, out, err } = ctxFor(srv, proj);
     assert.equal(await agentList.run(ctx, { values: {}, positionals: [], rest: [] }), 0);
     const text = out.join('\n');
-    assert.match(text, /^NAME +SOURCE +STATUS +HOOKS +DESCRIPTION$/m);
-    assert.match(text, /^bad +project +UNTRUSTED +INVALID/m);
-    assert.match(text, /^repo-agent +project +UNTRUSTED +SubagentStart:1 +project agent$/m);
-    assert.match(text, /^mine +user +ok +SubagentStop:1 +user agent$/m);
+    assert.match(text, /^NAME +SOURCE +STATUS +RUNS +HOOKS +DESCRIPTION$/m);
+    // RUNS is the program as written (a command), or the agent and where it came from.
+    assert.match(text, /^bad +project +UNTRUSTED +sh \S+fake-agent\.sh +INVALID/m);
+    assert.match(text, /^repo-agent +project +UNTRUSTED +sh \S+ +SubagentStart:1 +project agent$/m);
+    assert.match(text, /^mine +user +ok +sh \S+ +SubagentStop:1 +user agent$/m);
     const errs = err.join('\n');
     assert.match(errs, /repo-agent: .*repo\.md is not trusted; run `castellan trust`/);
     assert.match(errs, /bad\.md:\d+: error: hooks\.Bogus: unknown hook type/);

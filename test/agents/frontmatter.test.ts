@@ -56,13 +56,13 @@ test('the kind: an explicit `agent` field, else the first agent word of the comm
   assert.equal(parse('---\nname: x\ncommand: sh fake.sh\nagent: gemini\n---\n').agent!.kind, 'gemini');
 });
 
-test('no frontmatter, bad YAML, missing command, bad name: one diagnostic each, no agent', () => {
+test('no frontmatter, bad YAML, an empty command, `agent: other` without one, bad name: one diagnostic each, no agent', () => {
   const cases: Array<[string, RegExp, string | undefined]> = [
     ['just text\n', /no YAML frontmatter/, undefined],
     ['---\nname: x\ncommand: [unclosed\n---\n', /not valid YAML/, undefined],
-    ['---\nname: x\ndescription: d\n---\nbody\n', /required|expected string/, 'command'],
+    ['---\nname: x\nagent: other\n---\nbody\n', /names no program/, 'command'],
     ['---\nname: "bad name!"\ncommand: sh\n---\n', /letters, digits/, 'name'],
-    ['---\nname: x\ncommand: "   "\n---\n', /required/, 'command'],
+    ['---\nname: x\ncommand: "   "\n---\n', /the command is empty/, 'command'],
   ];
   for (const [text, msg, path] of cases) {
     const r = parse(text);

@@ -1,6 +1,6 @@
 // agent.list: the agent definitions visible from a directory (project and user), whether each may start, and the running agents.
 import { z } from 'zod';
-import { agentSummary } from '../../config/agents.js';
+import { agentSummary, type CommandSource } from '../../config/agents.js';
 import { paneIdSchema } from '../../core/actions.js';
 import type { SessionApi } from '../context.js';
 import { defineMethod } from '../define-method.js';
@@ -18,6 +18,8 @@ export const listedAgentSchema = z.object({
   name: z.string(),
   description: z.string(),
   command: z.string(),
+  /** Where the program came from: `command`, `agent`, `default` ([agents] default), `path` (first agent on PATH), `none`. */
+  command_from: z.enum(['command', 'agent', 'default', 'path', 'none']),
   kind: z.string(),
   source: z.enum(['project', 'user']),
   file: z.string(),
@@ -40,7 +42,7 @@ export default defineMethod({
   }),
   handler: ({ session }, p) => {
     const r = agentsOf(session).list({ cwd: p.cwd, paneId: p.pane_id }) as {
-      agents: Array<{ name: string; description: string; command: string; kind: string; source: 'project' | 'user'; file: string; trust: 'trusted' | 'untrusted' | 'changed' | 'user'; startable: boolean; reason?: string; hooks: Record<string, unknown[] | undefined>; hooksValid: boolean }>;
+      agents: Array<{ name: string; description: string; command: string; commandFrom: CommandSource; kind: string; source: 'project' | 'user'; file: string; trust: 'trusted' | 'untrusted' | 'changed' | 'user'; startable: boolean; reason?: string; hooks: Record<string, unknown[] | undefined>; hooksValid: boolean }>;
       diagnostics: Array<{ severity: string; file: string; line?: number; path?: string; message: string }>;
       running: Array<{ agent_id: string; agent_type: string; pane_id: string | null; kind: string; started_at: number }>;
     };

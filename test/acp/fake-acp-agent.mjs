@@ -1,0 +1,77 @@
+// A scripted ACP agent for tests (the official SDK's agent side). The prompt text says what to do:
+//   TOOL {toolCall json}      report the call, ask permission, then complete it (or fail it when refused)
+//   NOASK {toolCall json}     report the call as running and complete it without asking
+//   GARBAGE                   write a line that is not JSON and one over 2 MiB, then answer normally
+//   FLOOD n                   send n message chunks, then answer
+//   DIE                       exit with code 3 in the middle of the turn (after a line on stderr)
+// Every line it receives is appended to $FAKE_ACP_LOG (to see what the proxy answered).
+import { appendFileSync } from 'node:fs';
+import { PassThrough, Readable, Writable } from 'node:stream';
+import * as acp from '@agentclientprotocol/sdk';
+
+const log = process.env.FAKE_ACP_LOG;
+const input = new PassThrough();
+process.stdin.on('data', (d) => {
+  if (log) appendFileSync(log, d);
+  input.write(d);
+});
+process.stdin.on('end', () => input.end());
+
+const text = (p) => (p.prompt ?? []).map((b) => b.text ?? '').join(' ');
+const chunk = (client, sessionId, t) => client.notify('session/update', { sessionId, update: { sessionUpdate: 'agent_message_chunk', content: { type: 'text', text: t } } });
+
+acp
+  .agent({ name: 'fake-acp-agent' })
+  .onRequest('initialize', ({ params }) => ({ protocolVersion: params.protocolVersion, agentCapabilities: { loadSession: false }, authMethods: [] }))
+  .onRequest('session/new', () => ({ sessionId: `s-${Math.random().toString(16).slice(2, 8)}` }))
+  .onNotification('session/cancel', () => {
+    if (log) appendFileSync(log, '#cancelled\n');
+  })
+  .onRequest('session/prompt', async ({ params, client }) => {
+    const sessionId = params.sessionId;
+    const t = text(params);
+    const [word, ...restWords] = t.split(' ');
+    const rest = restWords.join(' ');
+    if (word === 'TOOL' || word === 'NOASK') {
+      const call = JSON.parse(rest);
+      if (word === 'NOASK') {
+        await client.notify('session/update', { sessionId, update: { sessionUpdate: 'tool_call', status: 'in_progress', ...call } });
+        await client.notify('session/update', { sessionId, update: { sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: 'completed' } });
+        await chunk(client, sessionId, 'ran it without asking');
+        return { stopReason: 'end_turn' };
+      }
+      await client.notify('session/update', { sessionId, update: { sessionUpdate: 'tool_call', status: 'pending', ...call } });
+      const r = await client.request('session/request_permission', {
+        sessionId,
+        toolCall: { toolCallId: call.toolCallId, title: call.title, kind: call.kind, rawInput: call.rawInput },
+        options: [
+          { optionId: 'yes', name: 'Allow', kind: 'allow_once' },
+          { optionId: 'no', name: 'Reject', kind: 'reject_once' },
+        ],
+      });
+      const allowed = r.outcome.outcome === 'selected' && r.outcome.optionId === 'yes';
+      await client.notify('session/update', { sessionId, update: { sessionUpdate: 'tool_call_update', toolCallId: call.toolCallId, status: allowed ? 'completed' : 'failed' } });
+      await chunk(client, sessionId, allowed ? 'tool ran' : `tool refused (${r.outcome.outcome} ${r.outcome.optionId ?? ''})`);
+      return { stopReason: 'end_turn' };
+    }
+    if (word === 'GARBAGE') {
+      // Written around the SDK's writer: wait for each to be flushed so the SDK's next write is not refused meanwhile.
+      const raw = (s) => new Promise((r) => process.stdout.write(s, r));
+      await raw('{this is not json\n');
+      await raw(`{"jsonrpc":"2.0","id":777,"method":"fs/read_text_file","params":{"x":"${'y'.repeat(2 * 1024 * 1024)}"}}\n`);
+      await chunk(client, sessionId, 'still here');
+      return { stopReason: 'end_turn' };
+    }
+    if (word === 'FLOOD') {
+      for (let i = 0; i < Number(rest); i++) void chunk(client, sessionId, `chunk ${i} ${'z'.repeat(200)}`);
+      await chunk(client, sessionId, 'flood done');
+      return { stopReason: 'end_turn' };
+    }
+    if (word === 'DIE') {
+      process.stderr.write('fake agent: dying on purpose\n');
+      process.exit(3);
+    }
+    await chunk(client, sessionId, `echo: ${t}`);
+    return { stopReason: 'end_turn' };
+  })
+  .connect(acp.ndJsonStream(Writable.toWeb(process.stdout), Readable.toWeb(input)));
