@@ -59,7 +59,7 @@ export const CONFIG_SHAPE = {
     window_size: oneOf(['smallest', 'largest', 'latest']),
     copy_mode_keys: oneOf(['vi', 'emacs']),
   }),
-  session: z.object({ shell: str() }),
+  session: z.object({ shell: str(), new_pane_cwd: oneOf(['pane', 'server']) }),
   // Key specs and action names are checked by the input layer; here they only need to be strings.
   keys: z.record(z.string(), str()),
   hooks: z.object({ hooks: z.array(HookSchema, { error: 'expected a list of hook tables ([[hooks.hooks]])' }) }),
@@ -91,7 +91,7 @@ export const DEFAULT_CONFIG: Config = {
     window_size: 'smallest',
     copy_mode_keys: 'vi',
   },
-  session: { shell: '' },
+  session: { shell: '', new_pane_cwd: 'pane' },
   keys: { prefix: 'C-b' },
   hooks: { hooks: [] },
   governance: {

@@ -17,6 +17,7 @@ import { DetectionLoop } from './detection-loop.js';
 import { EpisodeManager } from './episodes.js';
 import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
+import { withNewPaneCwd } from './new-pane-cwd.js';
 import { PaneRuntime } from './pane-runtime.js';
 
 export interface SessionOptions {
@@ -371,13 +372,9 @@ export class ServerSession implements SessionApi {
   }
 
   clientAction(clientId: string, action: AnyAction): ReduceResult {
-    // New panes open where the user is: the focused program's current directory.
-    if ((action.type === 'pane.split' || action.type === 'window.new') && !action.cwd) {
-      const w = this.clientWindow(clientId);
-      const cwd = w ? this.runtimes.get(w.active)?.pty?.cwd() : undefined;
-      if (cwd) action = { ...action, cwd };
-    }
-    return this.dispatch(action, { client: clientId });
+    const focused = () => this.paneInfo(this.clientWindow(clientId)?.active ?? '')?.cwd;
+    const where = { mode: this.config.value.session.new_pane_cwd, serverCwd: this.o.cwd, focusedCwd: focused };
+    return this.dispatch(withNewPaneCwd(action, where), { client: clientId });
   }
 
   /** The window a client is looking at. */
