@@ -14,6 +14,7 @@ import { overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
 import { mouseModes, setTitle } from './terminal.js';
 import { areaTop, Chrome } from './ui/Chrome.js';
+import { helpRows } from './ui/HelpOverlay.js';
 import { sessionText, tabText } from './ui/StatusBar.js';
 import { width } from './ui/text-width.js';
 import type { LocalUi, Notice, PickerAgent } from './ui-state.js';
@@ -311,7 +312,9 @@ export class ClientApp {
   private overlayEvent(e: InputEvent): void {
     const o = this.local.overlay!;
     const { rows } = this.io.size();
-    const r = overlayInput(o, e, Math.max(1, rows - 4));
+    const page = Math.max(1, rows - 4);
+    const last = o.kind === 'help' ? Math.max(0, helpRows(this.keymap.bindings, this.keymap.prefix, o.filter).length - page) : undefined;
+    const r = overlayInput(o, e, page, Date.now(), last);
     if (r.kind === 'update') {
       this.setOverlay(r.overlay);
     } else if (r.kind === 'answer') {
