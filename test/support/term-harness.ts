@@ -281,7 +281,7 @@ export class TermHarness {
     const cellsOf = (y: number) => this.rowCells(y);
     for (let y = 0; y < rows; y++) {
       const { text, cols } = cellsOf(y);
-      for (const m of text.matchAll(/╭ (?:p\d+→)?(p\d+) /g)) {
+      for (const m of text.matchAll(/╭ (?:w\d+:)?(?:p\d+→)?(?:w\d+:)?(p\d+) /g)) {
         const x = cols[m.index ?? 0];
         const rightIdx = text.indexOf('╮', (m.index ?? 0) + 1);
         if (rightIdx < 0) continue;
