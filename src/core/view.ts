@@ -86,7 +86,8 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
       rect: r,
       focused: win.active === id,
       ...(p.agent.agent ? { agent: p.agent.agent } : {}),
-      state: p.agent.state,
+      // A badge is a claim about an agent: a bare shell, `top` or `less` gets none, whatever the screen reads.
+      state: p.agent.agent || p.agent.hook ? p.agent.state : 'unknown',
       ...(p.agent.source ? { stateSource: p.agent.source } : {}),
       ...(p.exited ? { exited: { code: p.exited.code, signal: p.exited.signal } } : {}),
       waiting: !!p.agent.waitMark,
