@@ -15,6 +15,7 @@ import { ConfigHolder } from './config-holder.js';
 import { copyStyles, type CopyOp } from './copy-controller.js';
 import { DetectionLoop } from './detection-loop.js';
 import { EpisodeManager } from './episodes.js';
+import { governanceNotice } from './governance-notice.js';
 import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
 import { withNewPaneCwd } from './new-pane-cwd.js';
@@ -31,22 +32,6 @@ export interface SessionOptions {
   command?: string[];
   log(msg: string): void;
   onShutdown(reason: string): void;
-}
-
-/** Governance outcomes the user should see in the bar, not only in the audit log. */
-function governanceNotice(e: { type: string; [k: string]: unknown }): { level: 'info' | 'warning' | 'error'; message: string } | undefined {
-  const who = [e.agent_id, e.pane_id].filter(Boolean).join(' in ');
-  const what = Array.isArray(e.argv) ? (e.argv as string[]).join(' ').slice(0, 80) : String(e.tool ?? '');
-  if (e.type === 'PlanVerifyDenied') return { level: 'warning', message: `plan verify denied ${what}${who ? ` (${who})` : ''}: ${e.reason ?? e.kind}` };
-  if (e.type === 'PlanVerifyPassed') return { level: 'info', message: `plan verify passed: ${what}` };
-  if (e.type === 'governance_decision' && e.decision === 'deny') return { level: 'warning', message: `denied ${e.tool ?? ''} ${what}: ${e.reason ?? ''}` };
-  if (e.type === 'hook_run' && e.outcome !== 'ok') return { level: 'error', message: `hook ${e.hook_id ?? e.command} ${e.outcome}: ${e.reason ?? ''}` };
-  if (e.type === 'hook_inert') return { level: 'warning', message: `hook not run: ${e.reason ?? e.command}` };
-  // A configured hook stage the running agent's harness never fires: say so instead of pretending it runs.
-  if (e.type === 'hook_unsupported') return { level: 'warning', message: String(e.message ?? '') };
-  // A failing per-agent hook never stops its agent, but the user should know it did nothing.
-  if (e.type === 'agent_hook_run' && e.outcome !== 'ok' && e.outcome !== 'deny') return { level: 'warning', message: `${e.agent_id} ${e.hook_type} hook ${e.outcome}, ignored: ${e.reason ?? ''}` };
-  return undefined;
 }
 
 interface Subscriber {
@@ -315,7 +300,7 @@ export class ServerSession implements SessionApi {
     const x = this.detection.explain(pane);
     return {
       pane_id: pane,
-      badge: { state: p.agent.state, agent: p.agent.agent, source: p.agent.source, since: p.agent.since },
+      badge: { state: p.agent.state, agent: p.agent.agent, source: p.agent.source, since: p.agent.since, message: p.agent.message },
       hook: p.agent.hook ? { state: p.agent.hook.state, agent: p.agent.hook.agent, at: p.agent.hook.at, message: p.agent.hook.message } : null,
       heuristic: p.agent.heuristic ?? null,
       identification: x?.identification ?? null,

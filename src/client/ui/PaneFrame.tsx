@@ -45,6 +45,9 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
   const kidsW = Math.min(width(kids), Math.max(0, inner - 6 - badgeW));
   const label = `${paneLabel(pane)}${zoomed ? ' [Z]' : ''} ${pane.title}`;
   const title = fit(` ${label} `, Math.max(0, inner - badgeW - kidsW - 1));
+  // The agent's own words for its state ("needs permission to rm -rf"), in the space the title leaves.
+  const note = pane.message && !pane.exited ? ` ${pane.message.replace(/\s+/g, ' ')} ` : '';
+  const noteW = Math.min(width(note), Math.max(0, inner - width(title) - badgeW - kidsW - 2));
   const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
   return (
     <>
@@ -53,6 +56,7 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
         <Box position="absolute" marginLeft={rect.x + 1} marginTop={top + rect.y} width={inner} height={1}>
           <Text {...role(theme, pane.focused ? 'pane.title.focused' : 'pane.title')}>{title}</Text>
           <Box flexGrow={1} />
+          {noteW > 3 && <Text {...badgeStyle}>{fit(note, noteW)}</Text>}
           {badgeW > 0 && <Text {...badgeStyle}>{fit(badge, badgeW)}</Text>}
           {kidsW > 0 && <Text {...role(theme, pane.children?.rollup ? `badge.${pane.children.rollup}` : 'badge.unknown')}>{fit(kids, kidsW)}</Text>}
         </Box>
