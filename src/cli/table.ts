@@ -38,6 +38,7 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'session stop', summary: 'Stop a named session', aliases: ['kill-session'], load: () => import('./commands/session-stop.js') },
   { name: 'theme set', summary: 'Switch the theme of every attached client: castellan theme set light', load: () => import('./commands/theme-set.js') },
   { name: 'config check', summary: 'Validate the configuration layers and report problems with file and line', load: () => import('./commands/config-check.js') },
+  { name: 'config reload', summary: 'Make the running server read its config files again (it also does when they change)', load: () => import('./commands/config-reload.js') },
   { name: 'api schema', summary: 'Print the JSON Schema of every socket method', load: () => import('./commands/api-schema.js') },
   { name: 'agent list', summary: 'List agent definitions (.castellan/agents, ~/.castellan/agents): trust status, hooks, problems', load: () => import('./commands/agent-list.js') },
   { name: 'agent start', summary: 'Start an agent definition in a new pane: castellan agent start NAME [--pane new|ID] [--parent PANE] [--prompt TEXT]', load: () => import('./commands/agent-start.js') },

@@ -10,6 +10,7 @@ import { DEFAULT_BINDINGS } from '../input/default-keymap.js';
 import { KeyParser, keyToBytes, type InputEvent } from '../input/keys.js';
 import { buildKeymap, type Keymap } from '../input/keymap.js';
 import { Router, type RouterOutput } from '../input/router.js';
+import { chunks } from './chunks.js';
 import { overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
 import { mouseModes, setTitle } from './terminal.js';
@@ -25,20 +26,6 @@ export interface ClientConfig {
   theme: Theme;
   themes: string[];
   notices: Array<{ level: Notice['level']; message: string }>;
-}
-
-/** Splits text into pieces of at most n UTF-16 units without cutting a surrogate pair in two. */
-export function chunks(s: string, n: number): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < s.length) {
-    let end = Math.min(s.length, i + n);
-    const c = s.charCodeAt(end - 1);
-    if (end < s.length && c >= 0xd800 && c <= 0xdbff) end--;
-    out.push(s.slice(i, end));
-    i = end;
-  }
-  return out;
 }
 
 export interface AppIO {
@@ -134,6 +121,8 @@ export class ClientApp {
       this.cfg = { ...this.cfg, ...(m.config as ClientConfig) };
       this.applyMouse();
       this.rebuildKeymap();
+      // [ui] status_position may have moved the bar: every pane's rows move with it.
+      this.layoutSlots();
       this.render();
       return;
     }
@@ -487,8 +476,8 @@ export class ClientApp {
       }
       case 'client.reload-config':
         this.api
-          .request<{ diagnostics: unknown[] }>('config.reload')
-          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: `config reloaded${r.diagnostics.length ? ` with ${r.diagnostics.length} problem(s)` : ''}` }, 4000))
+          .request<{ diagnostics: unknown[]; notes?: string[] }>('config.reload')
+          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: `config reloaded${r.diagnostics.length ? ` with ${r.diagnostics.length} problem(s)` : ''}${r.notes?.length ? `; ${r.notes.join('; ')}` : ''}` }, 6000))
           .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
         return;
       default:

@@ -12,6 +12,7 @@ import type { Paths } from '../platform/paths.js';
 import { AgentManager } from './agents.js';
 import { ClientLink } from './client-link.js';
 import { ConfigHolder } from './config-holder.js';
+import { reloadNotes, watchConfigFiles } from './config-live.js';
 import { copyStyles, type CopyOp } from './copy-controller.js';
 import { DetectionLoop } from './detection-loop.js';
 import { EpisodeManager } from './episodes.js';
@@ -63,6 +64,7 @@ export class ServerSession implements SessionApi {
   /** Recursive episodes: sub-harness splits behind SessionStart hooks, SessionEnd when a child ends. */
   readonly episodes: EpisodeManager;
   private readonly stageWarnings: StageWarnings;
+  private readonly configWatch: { close(): void };
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
@@ -116,6 +118,7 @@ export class ServerSession implements SessionApi {
       listen,
       log: o.log,
     });
+    this.configWatch = watchConfigFiles(this.config.loaded.files.map((f) => f.path), () => this.stopping || this.reloadConfig('file changed'));
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
     this.dispatch({
       type: 'server.init',
@@ -409,11 +412,18 @@ export class ServerSession implements SessionApi {
     this.links.get(clientId)?.conn.send({ copied: { pane, text } });
   }
 
-  reloadConfig(): { diagnostics: unknown[] } {
+  /** Reads the layers again and applies them live; `notes` name the settings that only apply to new panes. */
+  reloadConfig(why: 'asked' | 'file changed' = 'asked'): { diagnostics: unknown[]; notes: string[] } {
+    const before = this.config.value;
     this.detection.reload();
     const diagnostics = [...this.config.reload(), ...this.detection.diagnostics];
+    const notes = reloadNotes(before, this.config.value);
     this.broadcast({ config: this.config.clientConfig() });
-    return { diagnostics };
+    if (why === 'file changed') {
+      const message = `config reloaded (file changed)${diagnostics.length ? ` with ${diagnostics.length} problem(s): castellan config check` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}`;
+      this.broadcast({ notice: { level: diagnostics.length ? 'warning' : 'info', message } });
+    }
+    return { diagnostics, notes };
   }
 
   setTheme(name: string): { theme: string; diagnostics: string[] } {
@@ -466,6 +476,7 @@ export class ServerSession implements SessionApi {
     this.agents.dispose();
     this.episodes.dispose();
     this.stageWarnings.dispose();
+    this.configWatch.close();
     for (const rt of this.runtimes.values()) rt.dispose();
     this.runtimes.clear();
     this.detection.dispose();
