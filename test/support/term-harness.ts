@@ -457,7 +457,7 @@ export class TermHarness {
 
 /** A screen castellan has drawn: a pane border, the bar's first tab, and (by default) a shell prompt in a pane. */
 export function looksAttached(lines: string[], o: { prompt?: boolean } = {}): boolean {
-  return lines.some((l) => /╭ (?:p\d+→)?p\d+ /.test(l)) && /(^| )1:/.test(lines[lines.length - 1] ?? '') && (o.prompt === false || lines.some((l) => /│\$ /.test(l)));
+  return lines.some((l) => /╭ (?:w\d+:)?(?:p\d+→)?(?:w\d+:)?p\d+ /.test(l)) && /(^| )1:/.test(lines[lines.length - 1] ?? '') && (o.prompt === false || lines.some((l) => /│\$ /.test(l)));
 }
 
 /** Starts castellan attached in a pty and waits until it has drawn a pane (with a shell prompt, unless `prompt: false`) and the bar. */
