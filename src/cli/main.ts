@@ -42,7 +42,8 @@ function split(argv: string[]): { session?: string; help: boolean; version: bool
   const two = rest.slice(0, 2).join(' ');
   if (findRow(two)) return { session, help, version, name: two, args: rest.slice(2) };
   if (rest.length && findRow(rest[0])) return { session, help, version, name: rest[0], args: rest.slice(1) };
-  return { session, help, version, name: rest.length ? rest.join(' ') : 'attach', args: [] };
+  // `castellan --help` alone lists the commands; `castellan` alone attaches.
+  return { session, help, version, name: rest.length ? rest.join(' ') : help ? '' : 'attach', args: [] };
 }
 
 function errorCode(e: unknown): number {
