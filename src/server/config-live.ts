@@ -8,11 +8,11 @@ import type { Config } from '../config/schema.js';
  * every attached client at once, hooks, governance, limits, agents and new_pane_cwd from the next use on.
  */
 const NOT_LIVE: Array<{ key: string; get(c: Config): unknown; note: string }> = [
-  { key: 'ui.scrollback', get: (c) => c.ui.scrollback, note: 'applies to panes opened from now on; open panes keep their scrollback' },
-  { key: 'session.shell', get: (c) => c.session.shell, note: 'applies to panes opened from now on; open panes keep their shell' },
+  { key: 'ui.scrollback', get: (c) => c.ui.scrollback, note: 'new panes only (open panes keep theirs)' },
+  { key: 'session.shell', get: (c) => c.session.shell, note: 'new panes only (open panes keep theirs)' },
 ];
 
-/** One line per changed setting that did not apply to everything (e.g. "ui.scrollback: applies to panes opened from now on ..."). */
+/** One line per changed setting that did not apply to everything ("ui.scrollback: new panes only (open panes keep theirs)"). */
 export function reloadNotes(before: Config, after: Config): string[] {
   return NOT_LIVE.filter((s) => JSON.stringify(s.get(before)) !== JSON.stringify(s.get(after))).map((s) => `${s.key}: ${s.note}`);
 }
