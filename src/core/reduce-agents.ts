@@ -18,10 +18,13 @@ const BUSY = new Set(['working', 'blocked']);
 function commit(d: Draft, p: PaneState, ch: AgentChange, focused: boolean, reportedDone = false): void {
   let info = ch.info;
   const ended = !ch.ignored && (reportedDone || (BUSY.has(ch.old) && (info.state === 'idle' || info.state === 'done')));
-  if (ended) d.events.push({ type: 'pane_agent_turn_ended', pane: p.id, agent: info.agent, state: info.state, ...(info.message ? { message: info.message } : {}) });
+  // After the status change, so a wait that both satisfy ends on the status change, as it always has.
+  const turnEnded = () => {
+    if (ended) d.events.push({ type: 'pane_agent_turn_ended', pane: p.id, agent: info.agent, state: info.state, ...(info.message ? { message: info.message } : {}) });
+  };
   if (!ch.changed) {
     if (info !== p.agent) putPane(d, { ...p, agent: info });
-    return;
+    return turnEnded();
   }
   const s = info.state;
   d.events.push({ type: 'pane_agent_status_changed', pane: p.id, agent: info.agent, old: ch.old, new: s, source: info.source, ...(info.message ? { message: info.message } : {}) });
@@ -34,6 +37,7 @@ function commit(d: Draft, p: PaneState, ch: AgentChange, focused: boolean, repor
     info = { ...info, waitMark: false };
   }
   putPane(d, { ...p, agent: info });
+  turnEnded();
 }
 
 export function reduceAgentAction(d: Draft, a: AnyAction): void {
