@@ -27,7 +27,7 @@ const report = (env: TempEnv, pane: string, state: string) =>
 
 test('herd wait --status done returns when the focused pane\'s turn ends, though it shows idle at once', async (t) => {
   const env = tempEnvFor(t);
-  const h = await startAttached(env, { cols: 100, rows: 24 });
+  const h = await startAttached(env, { cols: 100, rows: 24, timeoutMs: 20_000 });
   assert.equal((await report(env, 'w1:p1', 'working')).code, 0);
   await h.waitForText(/claude ● working/, { region: { top: 0, bottom: 1 } });
   const wait = herdWait(env, ['--pane', 'w1:p1', '--status', 'done', '--timeout-ms', '20000']);
@@ -47,7 +47,7 @@ test('herd wait --status done returns when the focused pane\'s turn ends, though
 
 test('an unfocused pane held as done satisfies --status idle and --status done at once; idle waits out a working turn', async (t) => {
   const env = tempEnvFor(t);
-  const h = await startAttached(env, { cols: 100, rows: 24 });
+  const h = await startAttached(env, { cols: 100, rows: 24, timeoutMs: 20_000 });
   h.prefix('%');
   await h.waitForFrame('p2');
   await waitFor(async () => (await paneById(env, 'w1:p2'))?.active === true, { message: 'p2 focused, p1 not' });
@@ -74,7 +74,7 @@ test('editing the config applies live: a rename-replace save moves the bar to th
   mkdirSync(dir, { recursive: true });
   const file = join(dir, 'config.toml');
   writeFileSync(file, '[ui]\nstatus_position = "bottom"\n');
-  const h = await startAttached(env, { cols: 120, rows: 24 });
+  const h = await startAttached(env, { cols: 120, rows: 24, timeoutMs: 20_000 });
   h.write('echo BEFORE-$((1+1))\r');
   await h.waitForText('BEFORE-2');
 

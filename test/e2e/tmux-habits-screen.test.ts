@@ -14,7 +14,7 @@ test('a split opens in the focused pane\'s directory; [session] new_pane_cwd = "
   const env = tempEnvFor(t);
   const deep = join(env.home, 'proj', 'sub dir');
   mkdirSync(deep, { recursive: true });
-  const h = await startAttached(env, { cols: 100, rows: 24 });
+  const h = await startAttached(env, { cols: 100, rows: 24, timeoutMs: 20_000 });
   h.write(`cd '${deep}'\r`);
   h.prefix('%');
   const p2 = await h.waitForFrame('p2');
@@ -40,7 +40,7 @@ test('a split opens in the focused pane\'s directory; [session] new_pane_cwd = "
 
 test('after closing a window the border shows the full pane id, and the CLI takes exactly that', async (t) => {
   const env = tempEnvFor(t);
-  const h = await startAttached(env, { cols: 80, rows: 24 });
+  const h = await startAttached(env, { cols: 80, rows: 24, timeoutMs: 20_000 });
   h.prefix('c');
   await h.waitForText(/ 2:(?:tsh|bash)\*/, { region: BAR });
   h.prefix('c');
@@ -63,7 +63,7 @@ test('after closing a window the border shows the full pane id, and the CLI take
 
 test('a bare shell, a pager and a finished command get no badge and no count; an agent report does, with its message', async (t) => {
   const env = tempEnvFor(t);
-  const h = await startAttached(env, { cols: 160, rows: 24 });
+  const h = await startAttached(env, { cols: 160, rows: 24, timeoutMs: 20_000 });
   h.prefix('%');
   await h.waitForFrame('p2');
   // p1 is unfocused now: a finished command there is what used to turn "✔ done".
@@ -95,7 +95,7 @@ test('a bare shell, a pager and a finished command get no badge and no count; an
 
 test('help overlay: G and End jump to the end, g to the top, and Up moves at once from the end', async (t) => {
   const env = tempEnvFor(t);
-  const h = await startAttached(env, { cols: 100, rows: 24 });
+  const h = await startAttached(env, { cols: 100, rows: 24, timeoutMs: 20_000 });
   h.prefix('?');
   await h.waitForText('castellan keys', { message: 'the help overlay' });
   const LAST = 'Send the prefix key to the pane';
@@ -114,7 +114,7 @@ test('help overlay: G and End jump to the end, g to the top, and Up moves at onc
 
 test('prefix 0 selects window 10: windows number from 1, so the digit row reads 1..9 then 0', async (t) => {
   const env = tempEnvFor(t);
-  const h = await startAttached(env, { cols: 200, rows: 24 });
+  const h = await startAttached(env, { cols: 200, rows: 24, timeoutMs: 20_000 });
   for (let i = 2; i <= 10; i++) assert.equal((await env.cli(['window', 'new', '--no-focus'])).code, 0);
   await h.waitForText(/ 10:(?:tsh|bash)\b/, { region: BAR, message: 'ten windows in the bar' });
   h.prefix('0');
