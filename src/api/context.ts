@@ -72,7 +72,7 @@ export interface SessionApi {
   clientResize(clientId: string, cols: number, rows: number): void;
   clientAction(clientId: string, action: AnyAction): ReduceResult;
   clientCopy(clientId: string, op: { op: 'enter' } | { op: 'exit' } | { op: 'paste' } | { op: 'key'; key: string } | { op: 'scroll'; lines: number }): void;
-  reloadConfig(): { diagnostics: unknown[] };
+  reloadConfig(): { diagnostics: unknown[]; notes: string[] };
   setTheme(name: string): { theme: string; diagnostics: string[] };
   /** Asks the attached users a yes/no question (governance `prompt` policy); no client or no answer in time → deny. */
   ask(q: { title: string; message: string; timeoutMs: number; paneId?: string }): Promise<'allow' | 'deny'>;

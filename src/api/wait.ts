@@ -22,9 +22,17 @@ export interface WaitResult {
 
 const GONE = new Set(['pane_closed', 'pane_exited']);
 
-/** Which watched panes are in one of the wanted states right now. */
-function matching(state: State, panes: string[], states: AgentState[]): string[] {
-  return panes.filter((id) => state.panes[id] && !state.panes[id].exited && states.includes(state.panes[id].agent.state));
+/**
+ * Which watched panes are in one of the wanted states. `done` is an idle agent whose finished turn nobody has
+ * looked at yet, so a wait for `idle` accepts it; a wait for `done` accepts a pane whose turn ended during the
+ * wait (`ended`) even if someone saw it at once and it is idle now.
+ */
+export function matching(state: State, panes: string[], states: AgentState[], ended: ReadonlySet<string> = new Set()): string[] {
+  const ok = (s: AgentState) => states.includes(s) || (s === 'done' && states.includes('idle'));
+  return panes.filter((id) => {
+    const p = state.panes[id];
+    return p && !p.exited && (ok(p.agent.state) || (states.includes('done') && ended.has(id)));
+  });
 }
 
 function snapshotStates(state: State, panes: string[]): Record<string, AgentState> {
@@ -60,7 +68,9 @@ export function waitFor(session: SessionApi, conn: Connection | undefined, spec:
       clearTimeout(timer);
       fn();
     };
-    const types = stateWait ? ['pane_agent_status_changed', 'pane_closed', 'pane_exited'] : spec.types;
+    const types = stateWait ? ['pane_agent_status_changed', 'pane_agent_turn_ended', 'pane_closed', 'pane_exited'] : spec.types;
+    // Panes whose turn ended since the wait began (a new turn starting takes them out again).
+    const ended = new Set<string>();
     const off = session.subscribe({ types, panes: panes.length ? panes : undefined }, (e) => {
       const ev = e as StampedEvent & { pane?: string; new?: AgentState };
       if (stateWait) {
@@ -68,8 +78,10 @@ export function waitFor(session: SessionApi, conn: Connection | undefined, spec:
           finish(() => reject(new ApiError('pane_gone', `pane ${ev.pane} ${ev.type === 'pane_closed' ? 'was closed' : 'exited'} while waiting`, { pane_id: ev.pane, event: ev })));
           return;
         }
+        if (ev.pane && ev.type === 'pane_agent_turn_ended') ended.add(ev.pane);
+        if (ev.pane && (ev.new === 'working' || ev.new === 'blocked')) ended.delete(ev.pane);
         const st = session.state();
-        const m = matching(st, panes, spec.states!);
+        const m = matching(st, panes, spec.states!, ended);
         if (spec.mode === 'any' ? m.length > 0 : m.length === panes.length) {
           finish(() => resolve({ event: ev, matched: m, states: snapshotStates(st, panes) }));
         }

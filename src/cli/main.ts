@@ -4,7 +4,7 @@ import { ApiClient, NotRunningError, RpcError } from '../api/client.js';
 import { resolvePaths } from '../platform/paths.js';
 import { VERSION } from '../version.js';
 import { type CliContext, EXIT, UsageError } from './define-command.js';
-import { COMMAND_ROWS } from './table.js';
+import { COMMAND_ROWS, findRow } from './table.js';
 
 function usage(): string {
   const w = Math.max(...COMMAND_ROWS.map((r) => r.name.length));
@@ -14,7 +14,7 @@ function usage(): string {
     'With no command, attaches to the session (starting its server first if none runs).',
     '',
     'commands:',
-    ...COMMAND_ROWS.map((r) => `  ${r.name.padEnd(w)}  ${r.summary}`),
+    ...COMMAND_ROWS.map((r) => `  ${r.name.padEnd(w)}  ${r.summary}${r.aliases ? ` (also: ${r.aliases.join(', ')})` : ''}`),
     '',
     'castellan help COMMAND shows a command\'s options. Exit codes: 0 ok, 1 error, 2 usage, 3 no server, 4 pane gone, 124 timeout.',
   ].join('\n');
@@ -37,11 +37,15 @@ function split(argv: string[]): { session?: string; noRestore?: boolean; help: b
     else break;
   }
   const rest = argv.slice(i);
-  if (rest[0] === 'help') return { session, noRestore, help: true, version, name: rest.slice(1, 3).join(' '), args: [] };
+  if (rest[0] === 'help') {
+    const two = rest.slice(1, 3).join(' ');
+    return { session, noRestore, help: true, version, name: findRow(two) ? two : rest.slice(1, 2).join(' '), args: [] };
+  }
   const two = rest.slice(0, 2).join(' ');
-  if (COMMAND_ROWS.some((r) => r.name === two)) return { session, noRestore, help, version, name: two, args: rest.slice(2) };
-  if (rest.length && COMMAND_ROWS.some((r) => r.name === rest[0])) return { session, noRestore, help, version, name: rest[0], args: rest.slice(1) };
-  return { session, noRestore, help, version, name: rest.length ? rest.join(' ') : 'attach', args: [] };
+  if (findRow(two)) return { session, noRestore, help, version, name: two, args: rest.slice(2) };
+  if (rest.length && findRow(rest[0])) return { session, noRestore, help, version, name: rest[0], args: rest.slice(1) };
+  // `castellan --help` alone lists the commands; `castellan` alone attaches.
+  return { session, noRestore, help, version, name: rest.length ? rest.join(' ') : help ? '' : 'attach', args: [] };
 }
 
 function errorCode(e: unknown): number {
@@ -63,7 +67,7 @@ export async function main(argv: string[]): Promise<number> {
     out(VERSION);
     return EXIT.ok;
   }
-  const row = COMMAND_ROWS.find((r) => r.name === g.name) ?? (g.help && !g.name ? undefined : null);
+  const row = findRow(g.name) ?? (g.help && !g.name ? undefined : null);
   if (row === null) {
     err(`castellan: unknown command "${g.name}"\n\n${usage()}`);
     return EXIT.usage;
@@ -73,10 +77,12 @@ export async function main(argv: string[]): Promise<number> {
     return EXIT.ok;
   }
   const def = (await row.load()).default;
-  if (g.help) {
-    out(`usage: ${def.usage}\n\n${def.summary}${def.details ? `\n\n${def.details}` : ''}`);
+  const help = () => {
+    const also = row.aliases ? `\n\nalso spelled: ${row.aliases.map((a) => `castellan ${a}`).join(', ')}` : '';
+    out(`usage: ${def.usage}\n\n${def.summary}${def.details ? `\n\n${def.details}` : ''}${also}`);
     return EXIT.ok;
-  }
+  };
+  if (g.help) return help();
   let paths;
   try {
     paths = resolvePaths({ session: g.session });
@@ -102,7 +108,11 @@ export async function main(argv: string[]): Promise<number> {
   const own = dash === -1 ? g.args : g.args.slice(0, dash);
   const rest = dash === -1 ? [] : g.args.slice(dash + 1);
   try {
-    const parsed = parseArgs({ args: own, options: def.options ?? {}, allowPositionals: !!def.positionals, strict: true });
+    // -h/--help anywhere before `--` asks for this command's help, as every other CLI does.
+    const options = { ...def.options, help: { type: 'boolean' as const, short: 'h' } };
+    const parsed = parseArgs({ args: own, options, allowPositionals: !!def.positionals, strict: true });
+    if (parsed.values.help) return help();
+    delete parsed.values.help;
     // `castellan server start --session foo` means session foo, as `castellan --session foo server start` does (issue 13).
     const own_session = (parsed.values as Record<string, unknown>).session;
     if (typeof own_session === 'string' && own_session !== g.session) {

@@ -4,13 +4,20 @@ import type { CommandDef } from './define-command.js';
 export interface CommandRow {
   name: string;
   summary: string;
+  /** Other spellings, mostly tmux's (`ls`, `a`, `kill-session`): the muscle memory of a tmux user. */
+  aliases?: string[];
   load(): Promise<{ default: CommandDef }>;
 }
 
+/** The row for a command name or alias (one or two words), or undefined. */
+export function findRow(name: string): CommandRow | undefined {
+  return COMMAND_ROWS.find((r) => r.name === name) ?? COMMAND_ROWS.find((r) => r.aliases?.includes(name));
+}
+
 export const COMMAND_ROWS: CommandRow[] = [
-  { name: 'attach', summary: 'Attach to the session (starting its server if needed) — the default', load: () => import('./commands/attach.js') },
+  { name: 'attach', summary: 'Attach to the session (starting its server if needed) — the default', aliases: ['a', 'at', 'attach-session', 'new', 'new-session'], load: () => import('./commands/attach.js') },
   { name: 'server start', summary: 'Start a server with no client attached', load: () => import('./commands/server-start.js') },
-  { name: 'server stop', summary: 'Stop the server and every pane', load: () => import('./commands/server-stop.js') },
+  { name: 'server stop', summary: 'Stop the server and every pane', aliases: ['kill-server'], load: () => import('./commands/server-stop.js') },
   { name: 'server status', summary: 'Say whether a server runs (exit 0) or not (exit 3)', load: () => import('./commands/server-status.js') },
   { name: 'herd wait', summary: 'Wait until panes\' agents are in a state: --pane w1:p1 (or --children) --status idle,done [--timeout-ms N]', load: () => import('./commands/herd-wait.js') },
   { name: 'herd list', summary: 'Every pane\'s agent and state', load: () => import('./commands/herd-list.js') },
@@ -31,12 +38,13 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'window new', summary: 'Open a window; prints its id and its pane\'s id', load: () => import('./commands/window-new.js') },
   { name: 'window synchronize', summary: 'Type into every pane of a window at once (tmux synchronize-panes)', load: () => import('./commands/window-synchronize.js') },
   { name: 'window layout', summary: 'Arrange a window\'s panes: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, next, prev', load: () => import('./commands/window-layout.js') },
-  { name: 'session list', summary: 'List named sessions that have a running server', load: () => import('./commands/session-list.js') },
+  { name: 'session list', summary: 'List named sessions that have a running server', aliases: ['ls', 'list-sessions'], load: () => import('./commands/session-list.js') },
   { name: 'session attach', summary: 'Attach to a named session (starting it if needed)', load: () => import('./commands/session-attach.js') },
-  { name: 'session stop', summary: 'Stop a named session', load: () => import('./commands/session-stop.js') },
+  { name: 'session stop', summary: 'Stop a named session', aliases: ['kill-session'], load: () => import('./commands/session-stop.js') },
   { name: 'session snapshots', summary: 'List saved session snapshots (what a start restores) and the ones kept aside', load: () => import('./commands/session-snapshots.js') },
   { name: 'theme set', summary: 'Switch the theme of every attached client: castellan theme set light', load: () => import('./commands/theme-set.js') },
   { name: 'config check', summary: 'Validate the configuration layers and report problems with file and line', load: () => import('./commands/config-check.js') },
+  { name: 'config reload', summary: 'Make the running server read its config files again (it also does when they change)', load: () => import('./commands/config-reload.js') },
   { name: 'api schema', summary: 'Print the JSON Schema of every socket method', load: () => import('./commands/api-schema.js') },
   { name: 'agent list', summary: 'List agent definitions (.castellan/agents, ~/.castellan/agents): trust status, hooks, problems', load: () => import('./commands/agent-list.js') },
   { name: 'agent start', summary: 'Start an agent definition in a new pane: castellan agent start NAME [--pane new|ID] [--parent PANE] [--prompt TEXT]', load: () => import('./commands/agent-start.js') },

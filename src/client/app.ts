@@ -10,10 +10,12 @@ import { DEFAULT_BINDINGS } from '../input/default-keymap.js';
 import { KeyParser, keyToBytes, type InputEvent } from '../input/keys.js';
 import { buildKeymap, type Keymap } from '../input/keymap.js';
 import { Router, type RouterOutput } from '../input/router.js';
+import { chunks } from './chunks.js';
 import { overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
 import { mouseModes, setTitle } from './terminal.js';
 import { areaTop, Chrome } from './ui/Chrome.js';
+import { helpRows } from './ui/HelpOverlay.js';
 import { sessionText, tabText } from './ui/StatusBar.js';
 import { width } from './ui/text-width.js';
 import type { LocalUi, Notice, PickerAgent } from './ui-state.js';
@@ -24,20 +26,6 @@ export interface ClientConfig {
   theme: Theme;
   themes: string[];
   notices: Array<{ level: Notice['level']; message: string }>;
-}
-
-/** Splits text into pieces of at most n UTF-16 units without cutting a surrogate pair in two. */
-export function chunks(s: string, n: number): string[] {
-  const out: string[] = [];
-  let i = 0;
-  while (i < s.length) {
-    let end = Math.min(s.length, i + n);
-    const c = s.charCodeAt(end - 1);
-    if (end < s.length && c >= 0xd800 && c <= 0xdbff) end--;
-    out.push(s.slice(i, end));
-    i = end;
-  }
-  return out;
 }
 
 export interface AppIO {
@@ -133,6 +121,8 @@ export class ClientApp {
       this.cfg = { ...this.cfg, ...(m.config as ClientConfig) };
       this.applyMouse();
       this.rebuildKeymap();
+      // [ui] status_position may have moved the bar: every pane's rows move with it.
+      this.layoutSlots();
       this.render();
       return;
     }
@@ -311,7 +301,9 @@ export class ClientApp {
   private overlayEvent(e: InputEvent): void {
     const o = this.local.overlay!;
     const { rows } = this.io.size();
-    const r = overlayInput(o, e, Math.max(1, rows - 4));
+    const page = Math.max(1, rows - 4);
+    const last = o.kind === 'help' ? Math.max(0, helpRows(this.keymap.bindings, this.keymap.prefix, o.filter).length - page) : undefined;
+    const r = overlayInput(o, e, page, Date.now(), last);
     if (r.kind === 'update') {
       this.setOverlay(r.overlay);
     } else if (r.kind === 'answer') {
@@ -484,8 +476,8 @@ export class ClientApp {
       }
       case 'client.reload-config':
         this.api
-          .request<{ diagnostics: unknown[] }>('config.reload')
-          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: `config reloaded${r.diagnostics.length ? ` with ${r.diagnostics.length} problem(s)` : ''}` }, 4000))
+          .request<{ diagnostics: unknown[]; notes?: string[] }>('config.reload')
+          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: `config reloaded${r.diagnostics.length ? ` with ${r.diagnostics.length} problem(s)` : ''}${r.notes?.length ? `; ${r.notes.join('; ')}` : ''}` }, 6000))
           .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
         return;
       default:

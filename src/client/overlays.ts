@@ -23,7 +23,8 @@ function editLine(text: string, e: InputEvent): string | undefined {
   return undefined;
 }
 
-export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = Date.now()): OverlayOutcome {
+/** pageRows: rows an overlay shows at once; lastRow: the help list's last scroll position (its length less a page). */
+export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = Date.now(), lastRow = Number.MAX_SAFE_INTEGER): OverlayOutcome {
   if (e.type !== 'key' && e.type !== 'paste') return { kind: 'update', overlay: o };
   const key = e.type === 'key' ? e.key : '';
   if (o.kind === 'ask') {
@@ -39,6 +40,9 @@ export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = 
       const t = editLine(o.filter, e);
       return { kind: 'update', overlay: t === undefined ? o : { ...o, filter: t, scroll: 0 } };
     }
+    // Clamped here, not only when drawn, so Up right after End moves at once.
+    const to = (n: number) => ({ kind: 'update' as const, overlay: { ...o, scroll: Math.max(0, Math.min(lastRow, n)) } });
+    const at = Math.min(o.scroll, lastRow);
     switch (key) {
       case 'q':
       case 'Escape':
@@ -48,20 +52,23 @@ export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = 
         return { kind: 'update', overlay: { ...o, filtering: true } };
       case 'Up':
       case 'k':
-        return { kind: 'update', overlay: { ...o, scroll: Math.max(0, o.scroll - 1) } };
+        return to(at - 1);
       case 'Down':
       case 'j':
-        return { kind: 'update', overlay: { ...o, scroll: o.scroll + 1 } };
+        return to(at + 1);
       case 'PageUp':
       case 'C-b':
-        return { kind: 'update', overlay: { ...o, scroll: Math.max(0, o.scroll - pageRows) } };
+        return to(at - pageRows);
       case 'PageDown':
       case 'C-f':
       case 'Space':
-        return { kind: 'update', overlay: { ...o, scroll: o.scroll + pageRows } };
+        return to(at + pageRows);
       case 'Home':
       case 'g':
-        return { kind: 'update', overlay: { ...o, scroll: 0 } };
+        return to(0);
+      case 'End':
+      case 'G':
+        return to(lastRow);
       default:
         return { kind: 'update', overlay: o };
     }

@@ -77,8 +77,9 @@ export const CONFIG_SHAPE = {
     window_size: oneOf(['smallest', 'largest', 'latest']),
     copy_mode_keys: oneOf(['vi', 'emacs']),
   }),
-  // restore: what a start does with the session's snapshot; relaunch: programs brought back (read from the user layer only).
-  session: z.object({ shell: str(), restore: oneOf(['auto', 'ask', 'off']), relaunch: strList() }),
+  // restore: what a start does with the session's snapshot; relaunch: programs brought back (read from the user layer only);
+  // new_pane_cwd: where a new pane starts (the focused pane's directory, or the server's).
+  session: z.object({ shell: str(), restore: oneOf(['auto', 'ask', 'off']), relaunch: strList(), new_pane_cwd: oneOf(['pane', 'server']) }),
   // Key specs and action names are checked by the input layer; here they only need to be strings.
   keys: z.record(z.string(), str()),
   hooks: z.object({ hooks: z.array(HookSchema, { error: 'expected a list of hook tables ([[hooks.hooks]])' }) }),
@@ -111,7 +112,7 @@ export const DEFAULT_CONFIG: Config = {
     window_size: 'smallest',
     copy_mode_keys: 'vi',
   },
-  session: { shell: '', restore: 'auto', relaunch: [] },
+  session: { shell: '', restore: 'auto', relaunch: [], new_pane_cwd: 'pane' },
   keys: { prefix: 'C-b' },
   hooks: { hooks: [] },
   governance: {

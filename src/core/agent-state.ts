@@ -68,7 +68,8 @@ export function agentExited(info: AgentInfo, now: number): AgentChange {
 /** The pane became visible/focused to a user. */
 export function markSeen(info: AgentInfo, now: number): AgentChange {
   if (info.state !== 'done') return { info, changed: false, old: info.state };
-  return setState(info, 'idle', 'user', now, info.agent, info.message);
+  // The message described the state that just ended ("finished: fixed the bug"); it goes with it.
+  return setState(info, 'idle', 'user', now, info.agent, undefined);
 }
 
 /** Roll-up order for bars: what needs the user most comes first. */

@@ -121,7 +121,8 @@ export const COMMANDS: CommandSpec[] = [
   spec('client.confirm-close-pane', 'client.confirm-close-pane', 'Close the focused pane after a y/n confirmation', (a, t) => client('client.confirm-close-pane', a, t)),
   spec('client.confirm-close-window', 'client.confirm-close-window', 'Close the window after a y/n confirmation', (a, t) => client('client.confirm-close-window', a, t)),
   spec('client.send-prefix', 'client.send-prefix', 'Send the prefix key itself to the focused pane', (a, t) => client('client.send-prefix', a, t)),
-  spec('client.reload-config', 'client.reload-config', 'Reload configuration files', (a, t) => client('client.reload-config', a, t)),
+  // The same name as the socket method and `castellan config reload`.
+  spec('config.reload', 'config.reload', 'Read the config files again and apply them (the server also does when they change)', (a, t) => client('client.reload-config', a, t)),
   spec('client.theme-next', 'client.theme-next', 'Switch to the next theme', (a, t) => client('client.theme-next', a, t)),
   spec('client.copy-mode', 'client.copy-mode', 'Enter copy mode (scroll, search, select)', (a, t) => client('client.copy-mode', a, t)),
   spec('client.paste', 'client.paste', 'Paste castellan\'s buffer into the focused pane', (a, t) => client('client.paste', a, t)),

@@ -23,6 +23,8 @@ export type CastellanEvent =
       source?: AgentSource;
       message?: string;
     }
+  /** An agent finished a turn (working/blocked to idle/done, or it reported done), whether or not anyone saw it. */
+  | { type: 'pane_agent_turn_ended'; pane: PaneId; agent?: string; state: AgentState; message?: string }
   | { type: 'client_attached'; client: string }
   | { type: 'client_detached'; client: string }
   | { type: 'notice'; level: 'info' | 'warning' | 'error'; message: string; pane?: PaneId }

@@ -9,12 +9,22 @@ import { focusedPanes, targetPaneId } from './select.js';
 import { cleanName, cleanText } from './text.js';
 import type { PaneState } from './types.js';
 
-/** Records a badge change, and asks for a notification when an unfocused pane needs the user. */
-function commit(d: Draft, p: PaneState, ch: AgentChange, focused: boolean): void {
+const BUSY = new Set(['working', 'blocked']);
+
+/**
+ * Records a badge change, and asks for a notification when an unfocused pane needs the user. A finished turn
+ * is also its own event: a focused pane's "done" turns "idle" at once, and a wait for "done" must still see it.
+ */
+function commit(d: Draft, p: PaneState, ch: AgentChange, focused: boolean, reportedDone = false): void {
   let info = ch.info;
+  const ended = !ch.ignored && (reportedDone || (BUSY.has(ch.old) && (info.state === 'idle' || info.state === 'done')));
+  // After the status change, so a wait that both satisfy ends on the status change, as it always has.
+  const turnEnded = () => {
+    if (ended) d.events.push({ type: 'pane_agent_turn_ended', pane: p.id, agent: info.agent, state: info.state, ...(info.message ? { message: info.message } : {}) });
+  };
   if (!ch.changed) {
     if (info !== p.agent) putPane(d, { ...p, agent: info });
-    return;
+    return turnEnded();
   }
   const s = info.state;
   d.events.push({ type: 'pane_agent_status_changed', pane: p.id, agent: info.agent, old: ch.old, new: s, source: info.source, ...(info.message ? { message: info.message } : {}) });
@@ -27,6 +37,7 @@ function commit(d: Draft, p: PaneState, ch: AgentChange, focused: boolean): void
     info = { ...info, waitMark: false };
   }
   putPane(d, { ...p, agent: info });
+  turnEnded();
 }
 
 export function reduceAgentAction(d: Draft, a: AnyAction): void {
@@ -47,7 +58,7 @@ export function reduceAgentAction(d: Draft, a: AnyAction): void {
       };
       const ch = applyReport(p.agent, report, focused);
       d.result = { state: ch.info.state, ...(ch.ignored ? { ignored: ch.ignored } : {}) };
-      commit(d, p, ch, focused);
+      commit(d, p, ch, focused, a.state === 'done');
       return;
     }
     case 'agent.detected': {

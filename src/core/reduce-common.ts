@@ -1,4 +1,5 @@
 // Shared steps of the reducers: creating panes and windows, closing windows, moving focus.
+import { shellCommand } from './shell-command.js';
 import { initialAgentInfo } from './agent-state.js';
 import { dropPane, putClient, putPane, putWindow } from './draft.js';
 import { endSubHarness } from './episodes.js';
@@ -21,7 +22,7 @@ export function newPane(d: Draft, id: PaneId, window: WindowId, o: NewPaneOpts):
     id,
     window,
     name: o.name || undefined,
-    command: o.command ?? d.ctx.defaultCommand,
+    command: o.command ? shellCommand(o.command, d.ctx.defaultCommand) : d.ctx.defaultCommand,
     cwd: o.cwd ?? d.ctx.defaultCwd,
     agent: initialAgentInfo(d.ctx.now),
     createdAt: d.ctx.now,

@@ -14,6 +14,8 @@ export interface PaneView {
   agent?: string;
   state: AgentState;
   stateSource?: string;
+  /** What the agent last reported about its state ("needs permission to rm -rf"), while that state holds. */
+  message?: string;
   exited?: { code: number | null; signal?: number | null };
   waiting: boolean;
   parent?: string;
@@ -88,8 +90,10 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
       rect: r,
       focused: win.active === id,
       ...(p.agent.agent ? { agent: p.agent.agent } : {}),
-      state: p.agent.state,
+      // A badge is a claim about an agent: a bare shell, `top` or `less` gets none, whatever the screen reads.
+      state: p.agent.agent || p.agent.hook ? p.agent.state : 'unknown',
       ...(p.agent.source ? { stateSource: p.agent.source } : {}),
+      ...(p.agent.message && (p.agent.agent || p.agent.hook) ? { message: p.agent.message } : {}),
       ...(p.exited ? { exited: { code: p.exited.code, signal: p.exited.signal } } : {}),
       waiting: !!p.agent.waitMark,
       ...(p.parent ? { parent: p.parent } : {}),

@@ -37,7 +37,8 @@ const ROWS: Row[] = [
   ['n', 'window.select next', 'Next window', WINDOWS],
   ['p', 'window.select prev', 'Previous window', WINDOWS],
   ['l', 'window.select last', 'Last used window', WINDOWS],
-  ...Array.from({ length: 10 }, (_, n): Row => [String(n), `window.select ${n}`, `Window ${n}`, WINDOWS]),
+  // Windows number from 1 (tmux with base-index 1), so the digit row reads left to right: 1..9, then 0 for window 10.
+  ...Array.from({ length: 10 }, (_, i): Row => [String((i + 1) % 10), `window.select ${i + 1}`, `Window ${i + 1}`, WINDOWS]),
   [',', 'window.rename', 'Rename the window', WINDOWS],
   ['S', 'window.synchronize', 'Type into every pane of the window at once (the tab shows S)', WINDOWS],
   ['Space', 'window.layout next', 'Arrange the panes in the next preset layout', WINDOWS],

@@ -12,12 +12,14 @@ import type { Paths } from '../platform/paths.js';
 import { AgentManager } from './agents.js';
 import { ClientLink } from './client-link.js';
 import { ConfigHolder } from './config-holder.js';
+import { reloadNotes, watchConfigFiles } from './config-live.js';
 import { copyStyles, type CopyOp } from './copy-controller.js';
 import { DetectionLoop } from './detection-loop.js';
 import { EpisodeManager } from './episodes.js';
 import { governanceNotice } from './governance-notice.js';
 import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
+import { withNewPaneCwd } from './new-pane-cwd.js';
 import { PaneRuntime } from './pane-runtime.js';
 import { endSessions } from './terminate.js';
 import { Asks } from './asks.js';
@@ -73,6 +75,7 @@ export class ServerSession implements SessionApi {
   readonly snapshots: SessionSnapshots | undefined;
   /** Shown to the next client that attaches (a snapshot that was refused). */
   private readonly pendingNotices: string[] = [];
+  private readonly configWatch: { close(): void };
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
@@ -126,6 +129,7 @@ export class ServerSession implements SessionApi {
       listen,
       log: o.log,
     });
+    this.configWatch = watchConfigFiles(this.config.loaded.files.map((f) => f.path), () => this.stopping || this.reloadConfig('file changed'));
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
     this.snapshots = makeSnapshots({ ...o, config: this.config, state: () => this.st, runtime: (id) => this.runtimes.get(id), dispatch: (a) => this.dispatch(a), listen, emit: (e) => this.emit(e), shell: () => this.defaultCommand(), agents: this.agents }, o.restore?.choice === true);
     if (o.restore?.message) this.pendingNotices.push(o.restore.message);
@@ -320,7 +324,7 @@ export class ServerSession implements SessionApi {
     const x = this.detection.explain(pane);
     return {
       pane_id: pane,
-      badge: { state: p.agent.state, agent: p.agent.agent, source: p.agent.source, since: p.agent.since },
+      badge: { state: p.agent.state, agent: p.agent.agent, source: p.agent.source, since: p.agent.since, message: p.agent.message },
       hook: p.agent.hook ? { state: p.agent.hook.state, agent: p.agent.hook.agent, at: p.agent.hook.at, message: p.agent.hook.message } : null,
       heuristic: p.agent.heuristic ?? null,
       identification: x?.identification ?? null,
@@ -379,13 +383,9 @@ export class ServerSession implements SessionApi {
   }
 
   clientAction(clientId: string, action: AnyAction): ReduceResult {
-    // New panes open where the user is: the focused program's current directory.
-    if ((action.type === 'pane.split' || action.type === 'window.new') && !action.cwd) {
-      const w = this.clientWindow(clientId);
-      const cwd = w ? this.runtimes.get(w.active)?.pty?.cwd() : undefined;
-      if (cwd) action = { ...action, cwd };
-    }
-    return this.dispatch(action, { client: clientId });
+    const focused = () => this.paneInfo(this.clientWindow(clientId)?.active ?? '')?.cwd;
+    const where = { mode: this.config.value.session.new_pane_cwd, serverCwd: this.o.cwd, focusedCwd: focused };
+    return this.dispatch(withNewPaneCwd(action, where), { client: clientId });
   }
 
   /** The window a client is looking at. */
@@ -436,11 +436,18 @@ export class ServerSession implements SessionApi {
     this.links.get(clientId)?.conn.send({ copied: { pane, text } });
   }
 
-  reloadConfig(): { diagnostics: unknown[] } {
+  /** Reads the layers again and applies them live; `notes` name the settings that only apply to new panes. */
+  reloadConfig(why: 'asked' | 'file changed' = 'asked'): { diagnostics: unknown[]; notes: string[] } {
+    const before = this.config.value;
     this.detection.reload();
     const diagnostics = [...this.config.reload(), ...this.detection.diagnostics];
+    const notes = reloadNotes(before, this.config.value);
     this.broadcast({ config: this.config.clientConfig() });
-    return { diagnostics };
+    if (why === 'file changed') {
+      const message = `config reloaded (file changed)${diagnostics.length ? ` with ${diagnostics.length} problem(s): castellan config check` : ''}${notes.length ? `; ${notes.join('; ')}` : ''}`;
+      this.broadcast({ notice: { level: diagnostics.length ? 'warning' : 'info', message } });
+    }
+    return { diagnostics, notes };
   }
 
   setTheme(name: string): { theme: string; diagnostics: string[] } {
@@ -478,6 +485,7 @@ export class ServerSession implements SessionApi {
     this.agents.dispose();
     this.episodes.dispose();
     this.stageWarnings.dispose();
+    this.configWatch.close();
     // One HUP, TERM, KILL sequence for all panes at once; the process exits once it is over (main.ts).
     const pids = [...this.runtimes.values()].flatMap((rt) => rt.runningPid ?? []);
     for (const rt of this.runtimes.values()) rt.dispose({ kill: false });

@@ -43,7 +43,7 @@ function frame(p: Partial<ChromeProps> = {}): string[] {
 test('pane borders carry the pane id, title and agent badge', () => {
   const f = frame();
   assert.equal(f.length, 24);
-  assert.match(f[0], /^╭ p1 bash ─+╮╭ p2 claude ─+ claude ● working ╮$/);
+  assert.match(f[0], /^╭ w1:p1 bash ─+╮╭ w1:p2 claude ─+ claude ● working ╮$/);
   assert.match(f[22], /^╰─+╯╰─+╯$/);
   assert.match(f[5], /^│ {38}││ {38}│$/, 'pane interiors are left blank for the painter');
 });
@@ -65,13 +65,13 @@ test('the prefix indicator and a notice appear in the bar', () => {
 test('an exited pane shows its exit code in the border', () => {
   const v = view();
   v.window.panes[0] = { ...v.window.panes[0], exited: { code: 7 } };
-  assert.match(frame({ view: v })[0], /^╭ p1 bash ─+ exited 7 ╮/);
+  assert.match(frame({ view: v })[0], /^╭ w1:p1 bash ─+ exited 7 ╮/);
 });
 
 test('a bar at the top moves the panes down one row', () => {
   const f = frame({ barAtTop: true });
   assert.match(f[0], /^ work /);
-  assert.match(f[1], /^╭ p1 bash/);
+  assert.match(f[1], /^╭ w1:p1 bash/);
 });
 
 test('help overlay lists bindings grouped and filters them', () => {
@@ -110,5 +110,5 @@ test('a zoomed window says so on its tab (Z) and on the pane border ([Z])', () =
   v.window = { ...v.window, zoomed: true, panes: [{ ...v.window.panes[1], rect: { x: 0, y: 0, w: 80, h: 23 } }] };
   const f = frame({ view: v });
   assert.match(f[23], / 1:agents\*Z /);
-  assert.match(f[0], /^╭ p2 \[Z\] claude /);
+  assert.match(f[0], /^╭ w1:p2 \[Z\] claude /);
 });

@@ -43,7 +43,7 @@ test('resizing the outer terminal moves the borders and resizes every pane pty',
   h.resize(60, 16);
   const smallP2 = await h.waitForFrame('p2', { where: (f) => f.x + f.w === 60 && f.h === 15, message: 'p2 re-laid out for 60x16' });
   const lines = await h.regionText({ right: 60 });
-  assert.match(lines[0], /^╭ p1 [^╮]*╮╭ p2 [^╮]*╮$/, 'the top borders fit the new width exactly');
+  assert.match(lines[0], /^╭ w1:p1 [^╮]*╮╭ w1:p2 [^╮]*╮$/, 'the top borders fit the new width exactly');
   assert.match(lines[14], /^╰─+╯╰─+╯$/, 'the bottom borders sit right above the bar');
   await h.waitForText(/(^| )1:(?:tsh|bash)\*/, { region: { top: 15, bottom: 16 } });
   assert.deepEqual(await sttySize(h, smallP2, 'C'), [13, smallP2.w - 2]);

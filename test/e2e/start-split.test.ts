@@ -18,7 +18,7 @@ test('castellan opens full screen with one bordered pane running the shell and t
   const h = await startAttached(env, { cols: 80, rows: 24 });
   assert.equal(await h.bufferType(), 'alternate', 'castellan draws on the alternate screen');
   const lines = await h.screenText();
-  assert.match(lines[0], /^╭ p1 (?:tsh|bash) ─.*╮$/, 'top border with the pane label (and maybe a badge), across the full width');
+  assert.match(lines[0], /^╭ w1:p1 (?:tsh|bash) ─.*╮$/, 'top border with the pane label (and maybe a badge), across the full width');
   assert.equal([...lines[0]].length, 80);
   for (let y = 1; y < 22; y++) assert.match(lines[y], /^│.{78}│$/u, `row ${y} is inside the border`);
   assert.match(lines[22], /^╰─{78}╯$/, 'bottom border on the row above the bar');

@@ -99,7 +99,7 @@ test("a program's title (OSC 2) labels its border and names the window; prefix ,
   const env = tempEnvFor(t);
   const h = await startAttached(env, { cols: 80, rows: 24 });
   h.write("printf '\\033]2;%s\\007' WORK-$((6*7))\r");
-  await h.waitForText(/^╭ p1 WORK-42 ─/, { region: { top: 0, bottom: 1 }, message: 'the title on the top border' });
+  await h.waitForText(/^╭ w1:p1 WORK-42 ─/, { region: { top: 0, bottom: 1 }, message: 'the title on the top border' });
   await h.waitForText(/ 1:WORK-42\*/, { region: BAR, message: 'the title names the window' });
 
   h.prefix(',');
@@ -111,7 +111,7 @@ test("a program's title (OSC 2) labels its border and names the window; prefix ,
   h.prefix('P');
   await h.waitForText('rename pane w1:p1:', { region: BAR });
   h.write('\x15builder\r');
-  await h.waitForText(/^╭ p1 builder ─/, { region: { top: 0, bottom: 1 }, message: 'the pane name on the border' });
+  await h.waitForText(/^╭ w1:p1 builder ─/, { region: { top: 0, bottom: 1 }, message: 'the pane name on the border' });
   await waitForPane(env, 'w1:p1', (p) => p.title === 'builder');
   await h.waitForText(/ 1:logs\*/, { region: BAR, message: 'a window name set by hand stays' });
 

@@ -33,8 +33,8 @@ test('parent border: badge then the children roll-up; child borders: p1→pN', (
   const r = render(<Chrome {...props} />);
   const f = strip(r.lastFrame() ?? '').split('\n');
   r.unmount();
-  assert.match(f[0], /^╭ p1 claude ─+ claude ● working ⎇2 ▲1 ●1 ╮╭ p1→p2 child\.sh ─+ child ▲ blocked ╮$/);
-  assert.match(f[12], /^│ +│╭ p1→p3 child\.sh ─+ child ● working ╮$/);
+  assert.match(f[0], /^╭ w1:p1 claude ─+ claude ● working ⎇2 ▲1 ●1 ╮╭ w1:p1→p2 child\.sh ─+ child ▲ blocked ╮$/);
+  assert.match(f[12], /^│ +│╭ w1:p1→p3 child\.sh ─+ child ● working ╮$/);
 });
 
 test('the roll-up text: nothing without running children; states in the order they need the user', () => {

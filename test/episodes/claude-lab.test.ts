@@ -81,7 +81,7 @@ test('Claude Code as the parent of a recursive episode: it spawns a helper pane,
   assert.ok(p1 && p2, ui.describe());
   assert.equal(p2.x, p1.x + p1.w);
   const top = (await ui.screenText())[0];
-  assert.match(top, /╭ p1→p2 helper /);
+  assert.match(top, /╭ w1:p1→p2 helper /);
   assert.match(top, /claude [○●✔] \w+ ⎇1 ✔1/, top);
   const info = await env.call<{ panes: Array<{ pane_id: string; parent?: string }> }>('pane.list');
   assert.equal(info.panes.find((p) => p.pane_id === 'w1:p2')?.parent, 'w1:p1');

@@ -118,9 +118,9 @@ test('a parent in `castellan run --rlm` delegates to two children, waits for the
   assert.equal(byLabel.p3.x, byLabel.p2.x, 'the second child is below the first, beside the parent');
   assert.ok(byLabel.p3.y > byLabel.p2.y);
   const top = (await ui.screenText())[0];
-  assert.match(top, /╭ p1→p2 child-a /);
+  assert.match(top, /╭ w1:p1→p2 child-a /);
   assert.match(top, /⎇2 ✔2/, `the parent's border rolls up its two done children: ${top}`);
-  assert.ok((await ui.find(/╭ p1→p3 child /)).length === 1, ui.describe());
+  assert.ok((await ui.find(/╭ w1:p1→p3 child /)).length === 1, ui.describe());
   // Badges: the children reported through `castellan herd report`.
   const panes = await env.call<{ panes: Array<{ pane_id: string; parent?: string; agent: { name?: string; state: string } }> }>('pane.list');
   for (const id of ['w1:p2', 'w1:p3']) {

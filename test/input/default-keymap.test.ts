@@ -37,7 +37,7 @@ test('the required bindings are there', () => {
     Up: 'pane.focus up', Down: 'pane.focus down', Left: 'pane.focus left', Right: 'pane.focus right',
     'C-Up': 'pane.resize up 1', 'C-Left': 'pane.resize left 1', 'M-Down': 'pane.resize down 5', 'M-Right': 'pane.resize right 5',
     z: 'pane.zoom', x: 'client.confirm-close-pane', '&': 'client.confirm-close-window', '{': 'pane.swap prev', '}': 'pane.swap next',
-    c: 'window.new', n: 'window.select next', p: 'window.select prev', l: 'window.select last', '0': 'window.select 0', '9': 'window.select 9',
+    c: 'window.new', n: 'window.select next', p: 'window.select prev', l: 'window.select last', '0': 'window.select 10', '1': 'window.select 1', '9': 'window.select 9',
     ',': 'window.rename', P: 'pane.rename', d: 'client.detach', '?': 'client.help', ':': 'client.command-prompt', '[': 'client.copy-mode',
     ']': 'client.paste', r: 'client.redraw', T: 'client.theme-next', R: 'agent.reset', W: 'agent.wait', a: 'client.agent-picker',
     j: 'client.jump-waiting', [DEFAULT_PREFIX]: 'client.send-prefix',

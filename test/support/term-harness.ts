@@ -281,7 +281,7 @@ export class TermHarness {
     const cellsOf = (y: number) => this.rowCells(y);
     for (let y = 0; y < rows; y++) {
       const { text, cols } = cellsOf(y);
-      for (const m of text.matchAll(/╭ (?:p\d+→)?(p\d+) /g)) {
+      for (const m of text.matchAll(/╭ (?:w\d+:)?(?:p\d+→)?(?:w\d+:)?(p\d+) /g)) {
         const x = cols[m.index ?? 0];
         const rightIdx = text.indexOf('╮', (m.index ?? 0) + 1);
         if (rightIdx < 0) continue;
@@ -457,7 +457,7 @@ export class TermHarness {
 
 /** A screen castellan has drawn: a pane border, the bar's first tab, and (by default) a shell prompt in a pane. */
 export function looksAttached(lines: string[], o: { prompt?: boolean } = {}): boolean {
-  return lines.some((l) => /╭ (?:p\d+→)?p\d+ /.test(l)) && /(^| )1:/.test(lines[lines.length - 1] ?? '') && (o.prompt === false || lines.some((l) => /│\$ /.test(l)));
+  return lines.some((l) => /╭ (?:w\d+:)?(?:p\d+→)?(?:w\d+:)?p\d+ /.test(l)) && /(^| )1:/.test(lines[lines.length - 1] ?? '') && (o.prompt === false || lines.some((l) => /│\$ /.test(l)));
 }
 
 /** Starts castellan attached in a pty and waits until it has drawn a pane (with a shell prompt, unless `prompt: false`) and the bar. */

@@ -7,7 +7,7 @@ import { waitFor } from '../wait.js';
 export default defineMethod({
   name: 'events.wait',
   description:
-    'Wait for one event. With `states`, waits until the agent in `panes` is in one of them (`mode: "any"` or `"all"`), answering at once if it already is (`current`, default true); fails with `pane_gone` if a watched pane closes or exits, and `timeout` after `timeout_ms`.',
+    'Wait for one event. With `states`, waits until the agent in `panes` is in one of them (`mode: "any"` or `"all"`), answering at once if it already is (`current`, default true). `idle` means the agent is not working: it also matches `done` (idle with a finished turn nobody has looked at). `done` means the agent finished its turn: it matches a pane in state `done` now, or a turn that ends during the wait, whether or not anyone looks at the pane (a focused pane\'s `done` turns `idle` at once; the `pane_agent_turn_ended` event marks it). Fails with `pane_gone` if a watched pane closes or exits, and `timeout` after `timeout_ms`.',
   params: z
     .object({
       types: z.array(z.string().max(100)).max(100).optional(),

@@ -7,7 +7,7 @@ import { episodesOf } from './episode-get.js';
 export default defineMethod({
   name: 'pane.split',
   description:
-    'Split a pane (default: the active pane of the current window). The new pane runs `command` (argv) or the user\'s shell. With `sub_harness: true` the new pane is a sub-harness of `pane_id` (which must be in a recursive episode, `castellan run --rlm`): placed beside it (first child to the right, later ones below the last child; `direction` and `percent` are ignored), its border naming parent→child, inheriting the goal, within `[limits]` (code `limit_exceeded`); the governance SessionStart hooks run first (a failure: code `denied` with the hook\'s reason). `focus` defaults to true, false for a sub-harness.',
+    'Split a pane (default: the active pane of the current window). The new pane runs `command` (argv; a single string with shell syntax, such as `["make && make test"]`, runs through `/bin/sh -c`, as in tmux) or the user\'s shell. With `sub_harness: true` the new pane is a sub-harness of `pane_id` (which must be in a recursive episode, `castellan run --rlm`): placed beside it (first child to the right, later ones below the last child; `direction` and `percent` are ignored), its border naming parent→child, inheriting the goal, within `[limits]` (code `limit_exceeded`); the governance SessionStart hooks run first (a failure: code `denied` with the hook\'s reason). `focus` defaults to true, false for a sub-harness.',
   params: z
     .object({
       pane_id: paneIdSchema.optional(),

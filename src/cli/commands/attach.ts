@@ -1,24 +1,48 @@
 // `castellan` / `castellan attach`: start the session's server if none runs, then attach this terminal.
 import { attach } from '../../client/attach.js';
+import { resolvePaths } from '../../platform/paths.js';
 import { startDaemon } from '../../server/daemon.js';
 import { probeSocket } from '../../server/socket-bind.js';
-import { defineCommand, EXIT } from '../define-command.js';
+import { type CliContext, defineCommand, EXIT } from '../define-command.js';
 import { restoreChoice } from '../restore-choice.js';
+
+/** tmux's `attach -t NAME` and `new -s NAME` name the session after the command; both mean --session NAME here. */
+function forSession(ctx: CliContext, name: string | undefined): CliContext {
+  if (name === undefined) return ctx;
+  return { ...ctx, paths: resolvePaths({ session: name, env: ctx.env }), sessionFlag: name };
+}
 
 export default defineCommand({
   name: 'attach',
-  usage: 'castellan [--session NAME] [--no-restore] [attach] [--window w2]',
+  usage: 'castellan [--session NAME] [--no-restore] [attach] [--window w2] [-t NAME | -s NAME] [-d]',
   summary: 'Attach this terminal to the session, starting its server if none runs: restored from its snapshot, else one window with one shell.',
-  options: { window: { type: 'string' } },
-  run: async (ctx, { values }) => {
+  details: [
+    'tmux spellings work: `castellan a -t NAME`, `castellan new -s NAME` (attaches if NAME already runs, where tmux',
+    'would refuse), `castellan new -d -s NAME` (start it without attaching).',
+    '  -t, --target NAME  the session to attach to (same as --session NAME)',
+    '  -s, --name NAME    the same, as tmux\'s new-session spells it',
+    '  -d, --detached     start the session\'s server if needed and return without attaching',
+  ].join('\n'),
+  options: {
+    window: { type: 'string' },
+    target: { type: 'string', short: 't' },
+    name: { type: 'string', short: 's' },
+    detached: { type: 'boolean', short: 'd' },
+  },
+  run: async (outer, { values }) => {
+    const ctx = forSession(outer, (values.target ?? values.name) as string | undefined);
     // Attaching from inside one of this server's own panes would draw castellan inside itself.
-    if (ctx.env.CASTELLAN_ENV === '1' && !ctx.sessionFlag && ctx.env.CASTELLAN_SOCKET === ctx.paths.socket) {
+    if (!values.detached && ctx.env.CASTELLAN_ENV === '1' && !ctx.sessionFlag && ctx.env.CASTELLAN_SOCKET === ctx.paths.socket) {
       ctx.err('castellan: already inside this castellan session (pane ' + (ctx.env.CASTELLAN_PANE_ID ?? '?') + '); use --session NAME for another one');
       return EXIT.usage;
     }
     if (!(await probeSocket(ctx.paths.socket))) {
       const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
       await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore });
+    }
+    if (values.detached) {
+      ctx.out(`castellan: session ${ctx.paths.session} runs on ${ctx.paths.socket}`);
+      return EXIT.ok;
     }
     process.env.NODE_ENV = 'production';
     return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window: values.window as string | undefined });

@@ -6,20 +6,20 @@ import { defineCommand, EXIT } from '../define-command.js';
 export default defineCommand({
   name: 'herd list',
   usage: 'castellan herd list [--json]',
-  summary: 'List panes with their agent, state, where the state came from, and for how long.',
+  summary: 'List panes with their agent, state, where the state came from, for how long, and the agent\'s message about it.',
   options: { json: { type: 'boolean' } },
   run: async (ctx, { values }) => {
     const api = await ctx.connect();
     try {
       const { panes } = await api.request<{ panes: PaneInfo[] }>('pane.list', {}, { timeoutMs: 5000 });
       if (values.json) {
-        ctx.out(JSON.stringify(panes.map((p) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null }))));
+        ctx.out(JSON.stringify(panes.map((p) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null }))));
         return EXIT.ok;
       }
       const now = Date.now();
-      const rows = [['PANE', 'AGENT', 'STATE', 'SOURCE', 'FOR', 'TITLE']];
+      const rows = [['PANE', 'AGENT', 'STATE', 'SOURCE', 'FOR', 'TITLE', 'MESSAGE']];
       for (const p of panes) {
-        rows.push([p.pane_id, p.agent.name ?? '-', p.exited ? `exited(${p.exited.code ?? 'sig'})` : p.agent.state, p.agent.source ?? '-', ago(now - p.agent.since), p.title]);
+        rows.push([p.pane_id, p.agent.name ?? '-', p.exited ? `exited(${p.exited.code ?? 'sig'})` : p.agent.state, p.agent.source ?? '-', ago(now - p.agent.since), p.title, p.agent.message ?? '']);
       }
       ctx.out(table(rows));
       return EXIT.ok;

@@ -9,6 +9,10 @@ export default defineCommand({
   usage: 'castellan herd wait (--pane ID [--pane ID...] | --children [--pane PARENT]) --status idle[,done] [--any|--all] [--timeout-ms N] [--json]',
   summary: 'Wait until the agent in a pane is in one of the given states (at once if it already is).',
   details: [
+    '--status idle: the agent is not working (done counts: it is idle with a turn you have not looked at).',
+    '--status done: the agent finished its turn: a pane in state done now, or a turn ending during the wait, whether or',
+    'not anyone looks at the pane (a focused pane shows idle at once). A turn that ended, was seen and went idle before the',
+    'wait began is not counted: start the wait in the background before sending the prompt, or use --status idle.',
     'Exit codes: 0 matched, 124 timed out, 4 a pane was closed or its program exited, 3 no server, 2 bad usage.',
     'With several --pane: --any (default) returns when one matches, --all when all match at the same time.',
     '--json prints the event that ended the wait. The default timeout is 60000 ms; --timeout-ms 0 waits up to a week.',

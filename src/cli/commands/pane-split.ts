@@ -9,6 +9,7 @@ export default defineCommand({
   usage: 'castellan pane split [--pane ID] [--sub-harness] [--direction right|down|left|up] [--percent N] [--name NAME] [--cwd DIR] [--no-focus] [--json] [-- COMMAND...]',
   summary: 'Split a pane; the new pane runs COMMAND (or your shell). Prints the new pane id.',
   details: [
+    'COMMAND given as one quoted string with shell syntax runs through sh -c, as in tmux: -- \'make && make test\'.',
     '--sub-harness opens a sub-harness pane of --pane (default: this pane), which must be in a recursive episode',
     '(castellan run --rlm): placed beside it (first to the right, later ones below the last), grouped with it, inheriting',
     'its goal; refused past [limits] max_depth / max_children, or when a SessionStart hook fails. It does not take focus.',

@@ -37,7 +37,7 @@ export function HelpOverlay({ bindings, prefix, filter, filtering, scroll, theme
   const start = Math.max(0, Math.min(scroll, Math.max(0, list.length - bodyH)));
   const visible = list.slice(start, start + bodyH);
   const base = role(theme, 'overlay');
-  const header = filter || filtering ? ` castellan keys · filter: ${filter}${filtering ? '█' : ''}   (Enter keeps it, Esc clears)` : ' castellan keys — / search · ↑↓ PgUp PgDn scroll · q or Esc close';
+  const header = filter || filtering ? ` castellan keys · filter: ${filter}${filtering ? '█' : ''}   (Enter keeps it, Esc clears)` : ' castellan keys — / search · ↑↓ PgUp PgDn g G scroll · q or Esc close';
   const keyW = 14;
   return (
     <Box position="absolute" marginLeft={0} marginTop={top} width={cols} height={rows} flexDirection="column">

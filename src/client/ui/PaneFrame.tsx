@@ -8,8 +8,15 @@ import { role } from './theme-style.js';
 
 const BORDER: Record<string, 'round' | 'single' | 'bold' | 'double'> = { rounded: 'round', single: 'single', heavy: 'bold', double: 'double' };
 
-function shortId(id: string): string {
-  return id.slice(id.indexOf(':') + 1);
+/**
+ * The border names the pane by its full id (`w3:p1`), the string every CLI command and API method takes: window
+ * numbers in the bar are positions (they renumber when a window closes), ids never change, so only the id can be
+ * read off the screen and typed back. A sub-harness child in its parent's window is `w1:p1→p2`.
+ */
+function paneLabel(pane: PaneView): string {
+  if (!pane.parent) return pane.id;
+  const sameWindow = pane.parent.slice(0, pane.parent.indexOf(':')) === pane.id.slice(0, pane.id.indexOf(':'));
+  return `${pane.parent}→${sameWindow ? pane.id.slice(pane.id.indexOf(':') + 1) : pane.id}`;
 }
 
 /** The delegation tree's roll-up after the badge: `⎇2 ▲1 ●1` = two sub-harness panes running, one blocked, one working. */
@@ -36,8 +43,11 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
   const kids = childrenText(pane.children);
   const badgeW = Math.min(width(badge), Math.max(0, inner - 6));
   const kidsW = Math.min(width(kids), Math.max(0, inner - 6 - badgeW));
-  const label = `${pane.parent ? `${shortId(pane.parent)}→${shortId(pane.id)}` : shortId(pane.id)}${zoomed ? ' [Z]' : ''} ${pane.title}`;
+  const label = `${paneLabel(pane)}${zoomed ? ' [Z]' : ''} ${pane.title}`;
   const title = fit(` ${label} `, Math.max(0, inner - badgeW - kidsW - 1));
+  // The agent's own words for its state ("needs permission to rm -rf"), in the space the title leaves.
+  const note = pane.message && !pane.exited ? ` ${pane.message.replace(/\s+/g, ' ')} ` : '';
+  const noteW = Math.min(width(note), Math.max(0, inner - width(title) - badgeW - kidsW - 2));
   const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
   return (
     <>
@@ -46,6 +56,7 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
         <Box position="absolute" marginLeft={rect.x + 1} marginTop={top + rect.y} width={inner} height={1}>
           <Text {...role(theme, pane.focused ? 'pane.title.focused' : 'pane.title')}>{title}</Text>
           <Box flexGrow={1} />
+          {noteW > 3 && <Text {...badgeStyle}>{fit(note, noteW)}</Text>}
           {badgeW > 0 && <Text {...badgeStyle}>{fit(badge, badgeW)}</Text>}
           {kidsW > 0 && <Text {...role(theme, pane.children?.rollup ? `badge.${pane.children.rollup}` : 'badge.unknown')}>{fit(kids, kidsW)}</Text>}
         </Box>
