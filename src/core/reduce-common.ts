@@ -85,6 +85,15 @@ export function showWindow(d: Draft, to: WindowId, client?: string): void {
   if (!client || Object.keys(d.state.clients).length <= 1) d.state = { ...d.state, currentWindow: to };
 }
 
+/** Takes a window out of the session and the bar (renumbering the rest); its panes and viewers are the caller's to handle. */
+export function unlistWindow(d: Draft, wid: WindowId): void {
+  const windows = { ...d.state.windows };
+  delete windows[wid];
+  d.state = { ...d.state, windows, windowOrder: d.state.windowOrder.filter((x) => x !== wid) };
+  d.events.push({ type: 'window_closed', window: wid });
+  renumber(d);
+}
+
 /** Removes a window and its panes (killing their programs); clients looking at it move to a neighbour. */
 export function closeWindow(d: Draft, wid: WindowId): void {
   const w = d.state.windows[wid];
@@ -98,12 +107,8 @@ export function closeWindow(d: Draft, wid: WindowId): void {
     dropPane(d, pid);
     d.events.push({ type: 'pane_closed', pane: pid, window: wid });
   }
-  const windows = { ...d.state.windows };
-  delete windows[wid];
-  const windowOrder = order.filter((x) => x !== wid);
-  d.state = { ...d.state, windows, windowOrder };
-  d.events.push({ type: 'window_closed', window: wid });
-  renumber(d);
+  unlistWindow(d, wid);
+  const { windows, windowOrder } = d.state;
   if (windowOrder.length === 0) {
     d.state = { ...d.state, currentWindow: undefined };
     d.effects.push({ type: 'shutdown', reason: 'last window closed' });

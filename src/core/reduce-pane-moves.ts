@@ -5,7 +5,7 @@ import { putClient, putPane, putWindow } from './draft.js';
 import { canSplit, leaf, panesOf, removePane, splitPane } from './layout.js';
 import type { Draft } from './reducer.js';
 import { fail } from './reducer.js';
-import { focusPane, renumber, showWindow, sizeForNewWindow } from './reduce-common.js';
+import { focusPane, showWindow, sizeForNewWindow, unlistWindow } from './reduce-common.js';
 import { targetPaneId, windowArea } from './select.js';
 import { cleanName } from './text.js';
 import type { PaneState, WindowState } from './types.js';
@@ -18,16 +18,12 @@ function detach(d: Draft, p: PaneState, heir: string): void {
   const w = d.state.windows[p.window];
   const layout = removePane(w.layout, p.id);
   if (!layout) {
-    const windows = { ...d.state.windows };
-    delete windows[w.id];
-    const windowOrder = d.state.windowOrder.filter((x) => x !== w.id);
-    d.state = { ...d.state, windows, windowOrder, currentWindow: d.state.currentWindow === w.id ? heir : d.state.currentWindow };
+    unlistWindow(d, w.id);
+    if (d.state.currentWindow === w.id) d.state = { ...d.state, currentWindow: heir };
     for (const c of Object.values(d.state.clients)) {
       if (c.window === w.id) putClient(d, { ...c, window: heir, lastWindow: undefined });
       else if (c.lastWindow === w.id) putClient(d, { ...c, lastWindow: undefined });
     }
-    d.events.push({ type: 'window_closed', window: w.id });
-    renumber(d);
     return;
   }
   const left = panesOf(layout);
