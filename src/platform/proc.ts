@@ -13,8 +13,12 @@ export interface ProcStat {
   comm: string;
   ppid: number;
   pgrp: number;
+  /** The session the process belongs to (a pane's program leads its own). */
+  session: number;
   /** Foreground process group of the process's controlling terminal (-1: none). */
   tpgid: number;
+  /** R, S, D, Z (exited, awaiting reaping), ... */
+  state: string;
 }
 
 export interface PaneProcesses {
@@ -46,14 +50,24 @@ export function parseStat(text: string): ProcStat | undefined {
   if (open < 0 || close < open) return undefined;
   const f = text.slice(close + 2).split(' ');
   const pid = Number(text.slice(0, open).trim());
-  const [ppid, pgrp, tpgid] = [Number(f[1]), Number(f[2]), Number(f[5])];
+  const [ppid, pgrp, session, tpgid] = [Number(f[1]), Number(f[2]), Number(f[3]), Number(f[5])];
   if (!Number.isInteger(pid) || !Number.isInteger(ppid)) return undefined;
-  return { pid, comm: text.slice(open + 1, close), ppid, pgrp, tpgid };
+  return { pid, comm: text.slice(open + 1, close), ppid, pgrp, session, tpgid, state: f[0] };
 }
 
 export function readStat(pid: number, procDir = '/proc'): ProcStat | undefined {
   const text = read(join(procDir, String(pid), 'stat'));
   return text ? parseStat(text) : undefined;
+}
+
+/** The pid names a process, ours or not (works without /proc; a zombie still counts: use processAlive for "has it exited"). */
+export function pidExists(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
 }
 
 /** The process exists and has not exited (a zombie has exited and only awaits reaping). */

@@ -9,6 +9,7 @@
 // Kept free of the API and the session so a losing `server start` exits without loading them.
 import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
+import { pidExists } from '../platform/proc.js';
 import { dirname, join } from 'node:path';
 
 /** A refusal to start: another server has the path (EALREADY) or the path is unsafe to use (EUNSAFE). */
@@ -82,15 +83,6 @@ export function ensureSocketDir(dir: string): void {
   }
 }
 
-function pidAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 /** One try at the lock: the pid is written to a private file first and linked into place, so the lock is never seen half-written. */
 function tryLock(lock: string): boolean | number {
   const mine = `${lock}.${process.pid}`;
@@ -115,7 +107,7 @@ function tryLock(lock: string): boolean | number {
   } catch {
     return false;
   }
-  if (holder && pidAlive(holder) && Date.now() - st.mtimeMs < LOCK_STALE_MS) return holder;
+  if (holder && pidExists(holder) && Date.now() - st.mtimeMs < LOCK_STALE_MS) return holder;
   // Left by a crashed starter. Remove it only if it is still the file just read (not a newer holder's).
   if (sameFile(lstatOrNull(lock), st)) {
     try {

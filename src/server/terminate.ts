@@ -4,7 +4,8 @@
 // session unless it calls setsid itself: its children, and jobs a shell put in other process groups. So
 // the session id, not the process group, says what belongs to a pane. Linux lists sessions in /proc;
 // elsewhere only the leader's process group is reachable.
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { pidExists, readStat } from '../platform/proc.js';
 
 export interface Step {
   signal: NodeJS.Signals;
@@ -23,17 +24,6 @@ const POLL_MS = 25;
 /** A fork bomb in a pane must not make one scan unbounded. */
 const MAX_SCAN = 100_000;
 
-/** State and session of a process from /proc/PID/stat (the command name may hold spaces and parentheses). */
-function stateAndSession(pid: string): { state: string; session: number } | undefined {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return { state: f[0], session: Number(f[3]) };
-  } catch {
-    return undefined;
-  }
-}
-
 /** Live (not zombie) processes in the given sessions, or undefined where there is no /proc. */
 export function sessionMembers(leaders: ReadonlySet<number>): number[] | undefined {
   let names: string[];
@@ -45,7 +35,7 @@ export function sessionMembers(leaders: ReadonlySet<number>): number[] | undefin
   const out: number[] = [];
   for (const name of names.slice(0, MAX_SCAN)) {
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    const s = stateAndSession(name);
+    const s = readStat(Number(name));
     if (s && s.state !== 'Z' && leaders.has(s.session) && Number(name) !== process.pid) out.push(Number(name));
   }
   return out;
@@ -65,24 +55,16 @@ function signalSessions(leaders: ReadonlySet<number>, sig: NodeJS.Signals): numb
   if (!members) {
     // No /proc (macOS): the leaders' process groups are what can be reached.
     for (const pid of leaders) signal(-pid, sig);
-    return [...leaders].filter((pid) => alive(pid)).length;
+    return [...leaders].filter((pid) => pidExists(pid)).length;
   }
   for (const pid of members) signal(pid, sig);
   return members.length;
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 function remaining(leaders: ReadonlySet<number>): number {
   const members = sessionMembers(leaders);
-  return members ? members.length : [...leaders].filter(alive).length;
+  return members ? members.length : [...leaders].filter(pidExists).length;
 }
 
 /**

@@ -21,7 +21,7 @@ async function waitFor<T>(fn: () => T | undefined, ms = 5000): Promise<T> {
 
 test('parseStat copes with spaces and parentheses in the process name', () => {
   const st = parseStat('4242 (my (odd) name) S 17 4242 4242 34816 4300 4194304 0 0');
-  assert.deepEqual(st, { pid: 4242, comm: 'my (odd) name', ppid: 17, pgrp: 4242, tpgid: 4300 });
+  assert.deepEqual(st, { pid: 4242, comm: 'my (odd) name', ppid: 17, pgrp: 4242, session: 4242, tpgid: 4300, state: 'S' });
   assert.equal(parseStat('garbage'), undefined);
 });
 
