@@ -59,3 +59,18 @@ export function leadingId(b: Uint8Array): string | number | null {
     return null;
   }
 }
+
+/**
+ * Whether an already parsed value holds an object or array more than `max` levels deep (the top is level 1).
+ * Iterative, so a value too deep for recursion is measured too: for payloads and files that arrive parsed.
+ */
+export function valueDeeperThan(v: unknown, max: number): boolean {
+  const stack: Array<[unknown, number]> = [[v, 1]];
+  while (stack.length) {
+    const [x, d] = stack.pop()!;
+    if (!x || typeof x !== 'object') continue;
+    if (d > max) return true;
+    for (const c of Array.isArray(x) ? x : Object.values(x)) if (c && typeof c === 'object') stack.push([c, d + 1]);
+  }
+  return false;
+}

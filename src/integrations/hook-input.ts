@@ -1,5 +1,6 @@
 // Reading a hook payload whole, within a size cap and a deadline, and saying why one that gates a tool call cannot be trusted.
 // On the bridge's hot path: no zod, nothing but node:stream events.
+import { valueDeeperThan } from '../api/json-guard.js';
 import type { AgentName } from './types.js';
 
 /**
@@ -69,18 +70,6 @@ export function argvInput(json: string, maxBytes = HOOK_PAYLOAD_MAX_BYTES): Hook
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Deeper than `max` levels? Iterative, and stops at the first branch that is. */
-function tooDeep(v: unknown, max: number): boolean {
-  const stack: Array<[unknown, number]> = [[v, 1]];
-  while (stack.length) {
-    const [x, d] = stack.pop()!;
-    if (!x || typeof x !== 'object') continue;
-    if (d > max) return true;
-    for (const c of Array.isArray(x) ? x : Object.values(x)) if (c && typeof c === 'object') stack.push([c, d + 1]);
-  }
-  return false;
-}
-
 /** Where each agent puts the tool's name and its input in a gating event's payload. */
 const TOOL_FIELDS: Record<AgentName, { name: string; input: readonly string[] }> = {
   claude: { name: 'tool_name', input: ['tool_input'] },
@@ -103,7 +92,7 @@ export function gatePayload(agent: AgentName, text: string): { payload: Record<s
     return { why: `not JSON: ${(e as Error).message.slice(0, 120)}` };
   }
   if (!isObj(v)) return { why: `not a JSON object but ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}` };
-  if (tooDeep(v, PAYLOAD_MAX_DEPTH)) return { why: `nested deeper than ${PAYLOAD_MAX_DEPTH} levels` };
+  if (valueDeeperThan(v, PAYLOAD_MAX_DEPTH)) return { why: `nested deeper than ${PAYLOAD_MAX_DEPTH} levels` };
   const f = TOOL_FIELDS[agent];
   const name = v[f.name];
   if (typeof name !== 'string' || !name.trim() || name.length > 200) return { why: `no tool name (${f.name})` };

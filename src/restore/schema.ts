@@ -86,19 +86,6 @@ export type Snapshot = z.infer<typeof snapshotSchema>;
 export type WindowSnapshot = z.infer<typeof windowSnapshotSchema>;
 export type PaneSnapshot = z.infer<typeof paneSnapshotSchema>;
 
-/** Nesting depth of parsed JSON, counted without recursion (a deep file must not overflow the stack). */
-export function jsonDepth(v: unknown, max: number): number {
-  let deepest = 0;
-  const stack: Array<[unknown, number]> = [[v, 1]];
-  while (stack.length) {
-    const [x, d] = stack.pop()!;
-    if (d > deepest) deepest = d;
-    if (deepest > max) return deepest;
-    if (x && typeof x === 'object') for (const c of Object.values(x as object)) if (c && typeof c === 'object') stack.push([c, d + 1]);
-  }
-  return deepest;
-}
-
 /** What zod cannot say: each window's layout holds exactly its panes, ids are unique, active/zoomed/current exist. */
 export function inconsistency(s: Snapshot): string | undefined {
   const seen = new Set<string>();

@@ -3,7 +3,8 @@ import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdir
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Paths } from '../platform/paths.js';
-import { inconsistency, jsonDepth, LIMITS, snapshotSchema, SNAPSHOT_VERSION, type Snapshot } from './schema.js';
+import { valueDeeperThan } from '../api/json-guard.js';
+import { inconsistency, LIMITS, snapshotSchema, SNAPSHOT_VERSION, type Snapshot } from './schema.js';
 
 export const snapshotDir = (paths: Pick<Paths, 'stateDir'>): string => join(paths.stateDir, 'snapshots');
 export const snapshotFile = (paths: Pick<Paths, 'stateDir' | 'session'>): string => join(snapshotDir(paths), `${paths.session}.json`);
@@ -82,7 +83,7 @@ export function readSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>): ReadRe
   } catch {
     return refuse(file, 'is not valid JSON (truncated or corrupt)');
   }
-  if (jsonDepth(data, 160) > 160) return refuse(file, 'is nested too deeply');
+  if (valueDeeperThan(data, 160)) return refuse(file, 'is nested too deeply');
   const version = (data as { version?: unknown })?.version;
   if (version !== SNAPSHOT_VERSION) return refuse(file, `has version ${JSON.stringify(version ?? null).slice(0, 20)}, this castellan reads version ${SNAPSHOT_VERSION}`);
   const r = snapshotSchema.safeParse(data);
