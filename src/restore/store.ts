@@ -1,9 +1,10 @@
 // Snapshot files: where they live, atomic writes (temp + fsync + rename, 0600), and a careful read that refuses and keeps aside a bad file.
-import { chmodSync, closeSync, constants, fstatSync, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, readSync, renameSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, fsyncSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from 'node:fs';
 import { open, rename, rm } from 'node:fs/promises';
 import { join } from 'node:path';
 import type { Paths } from '../platform/paths.js';
 import { valueDeeperThan } from '../api/json-guard.js';
+import { readFileBounded } from '../platform/read-file.js';
 import { inconsistency, LIMITS, snapshotSchema, SNAPSHOT_VERSION, type Snapshot } from './schema.js';
 
 export const snapshotDir = (paths: Pick<Paths, 'stateDir'>): string => join(paths.stateDir, 'snapshots');
@@ -42,41 +43,30 @@ function refuse(file: string, why: string): ReadResult {
 export function readSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>): ReadResult {
   const file = snapshotFile(paths);
   const notes: string[] = [];
-  let fd: number;
-  try {
-    fd = openSync(file, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    if (code === 'ENOENT') return { kind: 'none' };
-    if (code === 'ELOOP') return refuse(file, 'is a symlink (refused)');
-    return refuse(file, `could not be opened (${code ?? (e as Error).message})`);
+  const got = readFileBounded(file, LIMITS.fileBytes, {
+    noFollow: true,
+    inspect: (st) => {
+      const uid = myUid();
+      if (uid !== undefined && st.uid !== uid) return `belongs to another user (uid ${st.uid})`;
+      // Writable by others: anyone could have put a command line in it. Readable by others: ours, only too open.
+      if (st.mode & 0o022) return `is writable by other users (mode ${(st.mode & 0o777).toString(8)})`;
+      if (st.mode & 0o044) {
+        chmodSync(file, 0o600);
+        notes.push(`the snapshot was readable by other users (mode ${(st.mode & 0o777).toString(8)}); fixed to 600`);
+      }
+      if (st.size > LIMITS.fileBytes) return `is too big (${st.size} bytes, limit ${LIMITS.fileBytes})`;
+      return undefined;
+    },
+  });
+  if (!got.ok) {
+    if (got.code === 'ENOENT') return { kind: 'none' };
+    if (got.code === 'ELOOP') return refuse(file, 'is a symlink (refused)');
+    if (got.code === 'EREFUSED') return refuse(file, got.message);
+    if (got.code === 'ENOTREG' || got.code === 'EISDIR') return refuse(file, 'is not a regular file');
+    if (got.code === 'EFBIG') return refuse(file, `is too big (${got.message})`);
+    return refuse(file, `could not be read (${got.code}: ${got.message})`);
   }
-  let raw: Buffer;
-  try {
-    const st = fstatSync(fd);
-    if (!st.isFile()) return refuse(file, 'is not a regular file');
-    const uid = myUid();
-    if (uid !== undefined && st.uid !== uid) return refuse(file, `belongs to another user (uid ${st.uid})`);
-    // Writable by others: anyone could have put a command line in it. Readable by others: ours, only too open.
-    if (st.mode & 0o022) return refuse(file, `is writable by other users (mode ${(st.mode & 0o777).toString(8)})`);
-    if (st.mode & 0o044) {
-      chmodSync(file, 0o600);
-      notes.push(`the snapshot was readable by other users (mode ${(st.mode & 0o777).toString(8)}); fixed to 600`);
-    }
-    if (st.size > LIMITS.fileBytes) return refuse(file, `is too big (${st.size} bytes, limit ${LIMITS.fileBytes})`);
-    raw = Buffer.alloc(st.size);
-    let off = 0;
-    while (off < st.size) {
-      const n = readSync(fd, raw, off, st.size - off, off);
-      if (n <= 0) break;
-      off += n;
-    }
-    raw = raw.subarray(0, off);
-  } catch (e) {
-    return refuse(file, `could not be read (${(e as Error).message})`);
-  } finally {
-    closeSync(fd);
-  }
+  const raw = got.buf;
   let data: unknown;
   try {
     data = JSON.parse(raw.toString('utf8'));
