@@ -41,7 +41,8 @@ function check(windows: RestoredWindow[]): string | undefined {
     const listed = new Set(w.panes.map((p) => p.id));
     if (leaves.length !== listed.size || leaves.some((l) => !listed.has(l))) return `window ${w.id}: layout and panes disagree`;
     for (const p of w.panes) {
-      if (!p.id.startsWith(`${w.id}:p`) || !/^w\d+:p\d+$/.test(p.id) || seenP.has(p.id)) return `bad pane id ${p.id}`;
+      // A pane keeps its id for life, also when break-pane/join-pane moved it to another window: unique is what counts.
+      if (!/^w\d+:p\d+$/.test(p.id) || seenP.has(p.id)) return `bad pane id ${p.id}`;
       if (!p.command.length) return `pane ${p.id}: empty command`;
       seenP.add(p.id);
     }
@@ -58,10 +59,12 @@ export function reduceRestore(d: Draft, a: Extract<AnyAction, { type: 'server.re
   const size = { cols: Math.max(10, Math.min(2000, a.cols)), rows: Math.max(4, Math.min(1000, a.rows)) };
   const windows: Record<string, WindowState> = {};
   const panes: Record<string, PaneState> = {};
-  let nextWindowNo = 1;
+  // Numbers already taken, by windows and by the panes named after a window (which may now live in another):
+  // a new window or pane must never reuse an id a restored pane still carries.
+  const allPanes = a.windows.flatMap((w) => w.panes.map((p) => p.id));
+  const nextWindowNo = 1 + Math.max(0, ...a.windows.map((w) => num(w.id, /^w(\d+)$/)), ...allPanes.map((id) => num(id, /^w(\d+):/)));
   a.windows.forEach((w, i) => {
-    nextWindowNo = Math.max(nextWindowNo, num(w.id, /^w(\d+)$/) + 1);
-    const nextPaneNo = Math.max(...w.panes.map((p) => num(p.id, /:p(\d+)$/))) + 1;
+    const nextPaneNo = 1 + Math.max(0, ...allPanes.filter((id) => id.startsWith(`${w.id}:p`)).map((id) => num(id, /:p(\d+)$/)));
     windows[w.id] = { id: w.id, index: i + 1, name: w.name || undefined, layout: w.layout, active: w.active, zoomed: w.zoomed, nextPaneNo, size: areaForTerminal(size) };
     for (const p of w.panes) {
       panes[p.id] = { id: p.id, window: w.id, name: p.name || undefined, command: p.command, cwd: p.cwd, agent: initialAgentInfo(d.ctx.now), createdAt: d.ctx.now, env: p.env, parent: p.parent, ...(p.episode ? { episode: p.episode } : {}) };

@@ -95,7 +95,8 @@ export function inconsistency(s: Snapshot): string | undefined {
     const leaves = panesOf(w.layout);
     const ids = w.panes.map((p) => p.id);
     if (leaves.length !== ids.length || new Set(ids).size !== ids.length || leaves.some((l) => !ids.includes(l))) return `window ${w.id}: layout and panes disagree`;
-    if (ids.some((id) => !id.startsWith(`${w.id}:`) || seen.has(id))) return `window ${w.id}: a pane id is foreign or repeated`;
+    // Ids are unique, not tied to their window: a pane moved by break-pane/join-pane keeps the id it was born with.
+    if (ids.some((id) => seen.has(id))) return `window ${w.id}: a pane id is repeated`;
     for (const id of ids) seen.add(id);
     if (!ids.includes(w.active) || (w.zoomed && !ids.includes(w.zoomed))) return `window ${w.id}: active or zoomed pane is not in it`;
   }

@@ -5,7 +5,7 @@ import { emptyState, reduce } from '../../src/core/reducer.js';
 import { agentArgStart, resumeCommand } from '../../src/restore/resume.js';
 import { snapshotJson } from '../../src/restore/store.js';
 import { planRestore } from '../../src/restore/plan.js';
-import { SNAPSHOT_VERSION, type Snapshot } from '../../src/restore/schema.js';
+import { inconsistency, SNAPSHOT_VERSION, type Snapshot } from '../../src/restore/schema.js';
 
 const ctx = { now: 1, defaultCommand: ['/bin/sh'], defaultCwd: '/' };
 const leaf = (pane: string) => ({ kind: 'leaf' as const, pane });
@@ -45,6 +45,21 @@ test('server.restore refuses an inconsistent shape and a session that already ha
   const init = reduce(emptyState('s'), { type: 'server.init', cols: 80, rows: 24, command: ['/bin/sh'], cwd: '/' }, ctx);
   const twice = reduce(init.state, { type: 'server.restore', cols: 80, rows: 24, windows: [{ id: 'w1', layout: leaf('w1:p1'), active: 'w1:p1', panes: [{ id: 'w1:p1', command: ['/bin/sh'], cwd: '/' }] }] }, ctx);
   assert.equal(twice.error?.code, 'not_allowed');
+});
+
+test('panes moved by break-pane/join-pane keep their ids through a restore, and no new id collides with them', () => {
+  // As live: w1:p4 was broken out into w2; w3 was closed after its w3:p1 joined w2.
+  const windows = [
+    { id: 'w1', layout: leaf('w1:p1'), active: 'w1:p1', panes: [{ id: 'w1:p1', command: ['/bin/sh'], cwd: '/' }] },
+    { id: 'w2', layout: { kind: 'split' as const, axis: 'row' as const, ratio: 0.5, a: leaf('w1:p4'), b: leaf('w3:p1') }, active: 'w1:p4', panes: [{ id: 'w1:p4', command: ['/bin/sh'], cwd: '/' }, { id: 'w3:p1', command: ['/bin/sh'], cwd: '/' }] },
+  ];
+  const r = reduce(emptyState('s'), { type: 'server.restore', cols: 120, rows: 40, windows }, ctx);
+  assert.equal(r.error, undefined, r.error?.message);
+  assert.equal(r.state.panes['w1:p4'].window, 'w2');
+  assert.equal(reduce(r.state, { type: 'pane.split', pane: 'w1:p1' }, ctx).result?.pane, 'w1:p5', 'not w1:p2..p4: p4 still exists elsewhere');
+  assert.equal(reduce(r.state, { type: 'window.new' }, ctx).result?.window, 'w4', 'not w3: its pane w3:p1 still exists');
+  assert.equal(inconsistency({ version: SNAPSHOT_VERSION, session: 's', windows: windows.map((w) => ({ ...w, panes: w.panes.map((p) => ({ ...p })) })) } as never), undefined);
+  assert.match(inconsistency({ version: SNAPSHOT_VERSION, session: 's', windows: [windows[0], { ...windows[1], panes: [{ id: 'w1:p1', command: ['/bin/sh'], cwd: '/' }, windows[1].panes[1]] }] } as never) ?? '', /repeated|disagree/);
 });
 
 test('the resume table keeps known flags and builds each agent\'s resume form', () => {
