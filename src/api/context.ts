@@ -48,6 +48,14 @@ export interface EpisodesApi {
   split(action: Extract<AnyAction, { type: 'pane.split' }>, o?: { plugin?: string }): Promise<ReduceResult>;
 }
 
+/** Popups over a client's layout (implemented by src/popup/manager.ts). */
+export interface PopupsApi {
+  open(req: { client?: string; pane?: string; command?: string[]; cwd?: string; width?: number | string; height?: number | string; title?: string }): {
+    popup_id: string; client_id: string; command: string[]; cwd: string; cols: number; rows: number;
+  };
+  close(sel: { popup?: string; client?: string }): string | undefined;
+}
+
 export interface SessionApi {
   readonly version: string;
   readonly session: string;
@@ -83,6 +91,8 @@ export interface SessionApi {
   readonly agents?: AgentsApi;
   /** Recursive episodes and sub-harness panes (episode.* methods, pane.split with sub_harness). */
   readonly episodes?: EpisodesApi;
+  /** Floating popups (popup.* methods); absent in sessions without them. */
+  readonly popups?: PopupsApi;
   /** The session's snapshot on disk (src/restore); absent with `[session] restore = "off"`. */
   readonly snapshots?: { save(): Promise<{ ms: number; bytes: number } | undefined>; forget(): Promise<void> };
 }

@@ -109,7 +109,8 @@ export async function main(argv: string[]): Promise<number> {
   const rest = dash === -1 ? [] : g.args.slice(dash + 1);
   try {
     // -h/--help anywhere before `--` asks for this command's help, as every other CLI does.
-    const options = { ...def.options, help: { type: 'boolean' as const, short: 'h' } };
+    // A command that takes -h itself (popup: tmux's display-popup -h HEIGHT) keeps it; --help still works there.
+    const options = { ...def.options, help: { type: 'boolean' as const, ...(Object.values(def.options ?? {}).some((o) => o.short === 'h') ? {} : { short: 'h' }) } };
     const parsed = parseArgs({ args: own, options, allowPositionals: !!def.positionals, strict: true });
     if (parsed.values.help) return help();
     delete parsed.values.help;

@@ -37,6 +37,7 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'window list', summary: 'List windows', load: () => import('./commands/window-list.js') },
   { name: 'window new', summary: 'Open a window; prints its id and its pane\'s id', load: () => import('./commands/window-new.js') },
   { name: 'window synchronize', summary: 'Type into every pane of a window at once (tmux synchronize-panes)', load: () => import('./commands/window-synchronize.js') },
+  { name: 'popup', summary: 'Open a popup over the attached client\'s layout running COMMAND (or your shell); it closes when COMMAND exits', aliases: ['display-popup', 'popup open'], load: () => import('./commands/popup.js') },
   { name: 'window layout', summary: 'Arrange a window\'s panes: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, next, prev', load: () => import('./commands/window-layout.js') },
   { name: 'session list', summary: 'List named sessions that have a running server', aliases: ['ls', 'list-sessions'], load: () => import('./commands/session-list.js') },
   { name: 'session attach', summary: 'Attach to a named session (starting it if needed)', load: () => import('./commands/session-attach.js') },

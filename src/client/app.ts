@@ -10,15 +10,18 @@ import { DEFAULT_BINDINGS } from '../input/default-keymap.js';
 import { KeyParser, keyToBytes, type InputEvent } from '../input/keys.js';
 import { buildKeymap, type Keymap } from '../input/keymap.js';
 import { Router, type RouterOutput } from '../input/router.js';
+import { launchAgent, nextTheme, openAgentPicker, reloadConfig, type RequestHost } from './server-requests.js';
+import { parsePopupArgs } from '../core/popup-spec.js';
+import { ChooserController } from './chooser/index.js';
 import { chunks } from './chunks.js';
 import { overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
+import { PopupLayer, type PopupMessage } from './popup/layer.js';
 import { mouseModes, setTitle } from './terminal.js';
 import { areaTop, Chrome } from './ui/Chrome.js';
 import { helpRows } from './ui/HelpOverlay.js';
-import { sessionText, tabText } from './ui/StatusBar.js';
-import { width } from './ui/text-width.js';
-import type { LocalUi, Notice, PickerAgent } from './ui-state.js';
+import { tabAt } from './ui/StatusBar.js';
+import type { LocalUi, Notice } from './ui-state.js';
 
 export interface ClientConfig {
   ui: { mouse: boolean; status_position: string; pane_borders: string; notify: string; theme: string; copy_mode_keys?: string };
@@ -51,6 +54,10 @@ export class ClientApp {
   private alerts: string[] = [];
   /** The focused pane is in copy mode (keys go to the server's copy mode instead of the program). */
   private copyMode: { pane: string; keys: 'vi' | 'emacs'; prompt: boolean } | null = null;
+  /** A popup over the layout (src/popup): while it is up, keys and pastes go to its program. */
+  private readonly popup = new PopupLayer(() => this.cfg.theme);
+  private readonly chooser: ChooserController;
+  private readonly requests: RequestHost;
 
   constructor(
     private readonly api: ApiClient,
@@ -63,6 +70,10 @@ export class ClientApp {
     this.router = new Router(this.keymap);
     const problems = [...cfg.notices.map((n) => n.message), ...km.diagnostics.map((d) => `keys: ${d.key ? d.key + ': ' : ''}${d.message}`)];
     if (problems.length) this.notify({ level: 'warning', text: `${problems[0]}${problems.length > 1 ? ` (+${problems.length - 1} more: castellan config check)` : ''}` }, 10_000);
+    const ui = { api, render: () => this.render(), setOverlay: (o: LocalUi['overlay']) => this.setOverlay(o) };
+    this.requests = { ...ui, notify: (n, ms) => this.notify(n, ms), overlay: () => this.local.overlay };
+    this.chooser = new ChooserController({ ...ui, get: () => (this.local.overlay?.kind === 'chooser' ? this.local.overlay : undefined), notify: (level, text) => this.notify({ level, text }, 5000),
+      where: () => ({ session: this.view?.session ?? '', window: this.view?.window.id }), focus: (pane) => this.serverAction({ type: 'pane.focus', pane }) });
     api.onMessage((m) => this.onMessage(m));
     this.applyMouse();
   }
@@ -74,6 +85,7 @@ export class ClientApp {
   // ---- server messages ----
   onMessage(m: Pushed): void {
     if (m.frame) return this.onFrame(m.frame as Record<string, unknown>);
+    if (m.popup) return this.onPopup(m.popup as PopupMessage);
     if (m.alert) return this.onAlert(m.alert as { pane: string; state: string; agent?: string; reason: string });
     if (m.bell) return this.io.write('\x07');
     if (m.notify) {
@@ -140,7 +152,7 @@ export class ClientApp {
     for (const [id, p] of Object.entries(panes)) this.painter.updateRows(id, p.lines);
     this.cursor = (f.cursor as PaintCursor | null) ?? null;
     this.copyMode = (f.copy as ClientApp['copyMode']) ?? null;
-    this.painter.setCursor(this.cursor);
+    this.painter.setCursor(this.popup.cursor ?? this.cursor);
     const wantsMouse = !!f.mouse;
     if (wantsMouse !== this.allMotion) {
       this.allMotion = wantsMouse;
@@ -149,6 +161,14 @@ export class ClientApp {
     if (f.view || f.reset) this.renderChrome();
     this.painter.paint();
     this.updateTitle();
+  }
+
+  private onPopup(m: PopupMessage): void {
+    const what = this.popup.apply(m);
+    if (what === 'opened') this.painter.setFloat(this.popup);
+    if (what === 'closed') this.painter.setFloat(undefined);
+    this.painter.setCursor(this.popup.cursor ?? this.cursor);
+    this.painter.paint();
   }
 
   private onAlert(a: { pane: string; state: string; agent?: string; reason: string }): void {
@@ -201,7 +221,7 @@ export class ClientApp {
     const lines = out.split('\n').slice(0, rows);
     while (lines.length < rows) lines.push('');
     this.painter.setChrome(lines);
-    this.painter.setCovered(this.local.overlay?.kind === 'help' || this.local.overlay?.kind === 'agents');
+    this.painter.setCovered(['help', 'agents', 'chooser'].includes(this.local.overlay?.kind ?? ''));
   }
 
   private setOverlay(overlay: LocalUi['overlay']): void {
@@ -281,7 +301,7 @@ export class ClientApp {
         flush();
         return this.handleEvents(events.slice(i));
       }
-      if (this.copyMode && e.type === 'key' && !this.router.prefixActive && e.key !== this.keymap.prefix) {
+      if (this.copyMode && !this.popup.active && e.type === 'key' && !this.router.prefixActive && e.key !== this.keymap.prefix) {
         // In copy mode keys drive the copy cursor; the prefix (and what follows it) still works.
         flush();
         this.api.notify('client.copy', { op: 'key', key: e.key });
@@ -301,6 +321,7 @@ export class ClientApp {
   private overlayEvent(e: InputEvent): void {
     const o = this.local.overlay!;
     const { rows } = this.io.size();
+    if (o.kind === 'chooser') return this.chooser.input(e.type === 'mouse' ? { ...e, y: e.y - areaTop(this.barAtTop) } : e, rows - 1);
     const page = Math.max(1, rows - 4);
     const last = o.kind === 'help' ? Math.max(0, helpRows(this.keymap.bindings, this.keymap.prefix, o.filter).length - page) : undefined;
     const r = overlayInput(o, e, page, Date.now(), last);
@@ -321,7 +342,7 @@ export class ClientApp {
       }
     } else if (r.kind === 'launch-agent') {
       this.setOverlay(undefined);
-      this.launchAgent(r.name, r.overlay.target);
+      launchAgent(this.requests, r.name, r.overlay.target);
     } else {
       this.setOverlay(undefined);
       if (r.overlay.purpose === 'close-pane') this.serverAction({ type: 'pane.close', ...(r.overlay.target ? { pane: r.overlay.target } : {}) });
@@ -367,27 +388,19 @@ export class ClientApp {
   }
 
   private mouse(e: Extract<InputEvent, { type: 'mouse' }>): void {
+    if (this.popup.active) {
+      const m = this.popup.mouse(e);
+      return void (m && this.api.notify('client.input', m));
+    }
     const { rows } = this.io.size();
     const barRow = this.barAtTop ? 0 : rows - 1;
     if (e.y === barRow) {
-      if (e.action === 'press' && this.view) this.clickBar(e.x);
+      const tab = e.action === 'press' && this.view ? tabAt(this.view, e.x) : undefined;
+      if (tab) this.serverAction({ type: 'window.select', window: tab });
       return;
     }
     const y = e.y - areaTop(this.barAtTop);
     this.api.notify('client.input', { kind: 'mouse', action: e.action, button: e.button, x: e.x, y, shift: e.shift, meta: e.meta, ctrl: e.ctrl });
-  }
-
-  private clickBar(x: number): void {
-    if (!this.view) return;
-    let pos = width(sessionText(this.view));
-    for (const w of this.view.windows) {
-      const tw = width(tabText(w));
-      if (x >= pos && x < pos + tw) {
-        this.serverAction({ type: 'window.select', window: w.id });
-        return;
-      }
-      pos += tw;
-    }
   }
 
   private serverAction(action: Record<string, unknown>): void {
@@ -395,6 +408,9 @@ export class ClientApp {
   }
 
   private run(cmd: BoundCommand): void {
+    if (this.popup.active && !(cmd.scope === 'client' && ['client.popup', 'client.detach', 'client.send-prefix', 'client.redraw'].includes(cmd.name))) {
+      return this.notify({ level: 'info', text: `a popup is open: its program has the keys (${this.keymap.prefix} u closes it)` }, 3000);
+    }
     if (cmd.scope === 'server') return this.serverAction(cmd.action as Record<string, unknown>);
     const focused = this.view?.window.panes.find((p) => p.focused);
     switch (cmd.name) {
@@ -430,15 +446,18 @@ export class ClientApp {
       }
       case 'client.redraw':
         return this.redraw();
-      case 'client.theme-next': {
-        const names = this.cfg.themes.length ? this.cfg.themes : ['default'];
-        const next = names[(names.indexOf(this.cfg.theme.name) + 1) % names.length];
-        this.api
-          .request<{ theme: string; diagnostics: string[] }>('theme.set', { name: next })
-          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: r.diagnostics.length ? `theme ${r.theme}: ${r.diagnostics[0]}` : `theme: ${r.theme}` }, 3000))
-          .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
+      case 'client.choose-tree':
+        return this.chooser.open(cmd.args[0] === 'sessions' ? 'sessions' : 'windows');
+      case 'client.popup': {
+        // The same key closes the popup it opened (its program is killed), as a toggle.
+        if (this.popup.active) return void this.api.request('popup.close', {}).catch(() => {});
+        const a = parsePopupArgs(cmd.args);
+        if (!a.ok) return this.notify({ level: 'error', text: a.error }, 5000);
+        this.api.request('popup.open', a.value, { timeoutMs: 10_000 }).catch((e: Error) => this.notify({ level: 'error', text: `popup: ${e.message}` }, 6000));
         return;
       }
+      case 'client.theme-next':
+        return nextTheme(this.requests, this.cfg.themes, this.cfg.theme.name);
       case 'client.copy-mode': {
         // Keys typed right after the prefix must already go to copy mode, before the server's frame confirms it.
         this.api.notify('client.copy', { op: 'enter' });
@@ -455,45 +474,17 @@ export class ClientApp {
         this.api.request('client.action', { action: { type: 'pane.focus', pane: target } }).catch(() => this.run(cmd));
         return;
       }
-      case 'client.agent-picker': {
-        const target = focused?.id;
-        this.setOverlay({ kind: 'agents', items: [], index: 0, loading: true, target });
-        this.render();
-        this.api
-          .request<{ agents: PickerAgent[] }>('agent.list', target ? { pane_id: target } : {}, { timeoutMs: 5000 })
-          .then((r) => {
-            const o = this.local.overlay;
-            if (o?.kind !== 'agents') return;
-            const items = r.agents.map((a) => ({ name: a.name, description: a.description, command: a.command, source: a.source, startable: a.startable, ...(a.reason ? { reason: a.reason } : {}) }));
-            this.setOverlay({ ...o, items, loading: false, index: Math.max(0, items.findIndex((a) => a.startable)) });
-            this.render();
-          })
-          .catch((e: Error) => {
-            if (this.local.overlay?.kind === 'agents') this.setOverlay(undefined);
-            this.notify({ level: 'error', text: `agents: ${e.message}` }, 5000);
-          });
-        return;
-      }
+      case 'client.agent-picker':
+        return openAgentPicker(this.requests, focused?.id);
       case 'client.reload-config':
-        this.api
-          .request<{ diagnostics: unknown[]; notes?: string[] }>('config.reload')
-          .then((r) => this.notify({ level: r.diagnostics.length ? 'warning' : 'info', text: `config reloaded${r.diagnostics.length ? ` with ${r.diagnostics.length} problem(s)` : ''}${r.notes?.length ? `; ${r.notes.join('; ')}` : ''}` }, 6000))
-          .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 5000));
-        return;
+        return reloadConfig(this.requests);
       default:
         this.notify({ level: 'info', text: `${cmd.text}: not available yet` }, 3000);
     }
   }
 
-  /** Starts an agent definition in a new pane beside `target` (the pane focused when the picker opened). */
-  private launchAgent(name: string, target: string | undefined): void {
-    this.api
-      .request<{ agent_id: string; pane_id: string }>('agent.start', { name, ...(target ? { pane: target } : {}) }, { timeoutMs: 15_000 })
-      .then((r) => this.notify({ level: 'info', text: `started ${r.agent_id} in ${r.pane_id}` }, 4000))
-      .catch((e: Error) => this.notify({ level: 'error', text: e.message }, 8000));
-  }
-
   dispose(): void {
+    this.chooser.stop();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.noticeTimer) clearTimeout(this.noticeTimer);
   }

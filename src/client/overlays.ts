@@ -109,6 +109,8 @@ export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = 
     const t = editLine(o.text, e);
     return { kind: 'update', overlay: t === undefined ? o : { ...o, text: t } };
   }
+  // The chooser has its own keys (src/client/chooser), driven by its controller.
+  if (o.kind === 'chooser') return { kind: 'update', overlay: o };
   // confirm
   if (key === 'y' || key === 'Y') return { kind: 'confirm', overlay: o };
   return { kind: 'update', overlay: undefined };

@@ -8,6 +8,14 @@ export interface PaneSlot {
   inner: Rect;
 }
 
+/** Drawn over panes and chrome (a popup, src/client/popup): after each paint it redraws what it covers on the rows just overdrawn. */
+export interface FloatLayer {
+  id: string;
+  /** Where a cursor of pane `id` goes (terminal coordinates). */
+  inner: Rect;
+  paint(overdrawn: ReadonlySet<number>): string;
+}
+
 /** The cursor the painter places: the one the server's frame carries. */
 export type PaintCursor = FrameCursor;
 
@@ -24,6 +32,7 @@ export class Painter {
   private cursorSent = '';
   /** While a full-screen overlay is up, pane rows are kept but not drawn. */
   private covered = false;
+  private float: FloatLayer | undefined;
   bytesWritten = 0;
   paints = 0;
 
@@ -58,6 +67,12 @@ export class Painter {
     for (const id of [...this.rows.keys()]) if (!slots.some((s) => s.id === id)) this.rows.delete(id);
   }
 
+  /** Shows a floating layer, or removes it (everything it covered is drawn again). */
+  setFloat(f: FloatLayer | undefined): void {
+    if (this.float && !f) this.reset();
+    this.float = f;
+  }
+
   setCovered(covered: boolean): void {
     if (this.covered && !covered) for (const s of this.slots) this.markAll(s.id);
     this.covered = covered;
@@ -87,12 +102,14 @@ export class Painter {
 
   paint(): void {
     let out = '';
+    const overdrawn = new Set<number>();
     // Chrome lines that changed are redrawn whole; pane rows on those lines must be redrawn over them.
     for (let y = 0; y < this.chrome.length; y++) {
       const line = this.chrome[y] ?? '';
       if (line === this.chromeSent[y]) continue;
       out += `${cup(y, 0)}\x1b[0m\x1b[2K${line}\x1b[0m`;
       this.chromeSent[y] = line;
+      overdrawn.add(y);
       for (const s of this.slots) {
         if (y >= s.inner.y && y < s.inner.y + s.inner.h) {
           const set = this.dirty.get(s.id) ?? new Set<number>();
@@ -110,12 +127,14 @@ export class Painter {
           if (y >= s.inner.h) continue;
           // Erase the pane's part of the row first (ECH does not move the cursor), then write the styled text.
           out += `${cup(s.inner.y + y, s.inner.x)}\x1b[0m\x1b[${s.inner.w}X${rows[y] ?? ''}`;
+          overdrawn.add(s.inner.y + y);
         }
         set.clear();
       }
     }
+    if (this.float) out += this.float.paint(overdrawn);
     const c = this.cursor;
-    const slot = c ? this.slots.find((s) => s.id === c.pane) : undefined;
+    const slot = c ? (c.pane === this.float?.id ? this.float : this.slots.find((s) => s.id === c.pane)) : undefined;
     let cursorOut: string;
     if (c && slot && c.visible && !this.covered && c.x < slot.inner.w && c.y < slot.inner.h) {
       const code = c.isDefault ? 0 : SHAPE_CODE[c.shape]?.[c.blink ? 0 : 1] ?? 0;

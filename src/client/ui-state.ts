@@ -1,4 +1,6 @@
 // The client's own UI state (prefix indicator, overlays, prompts, notices): never sent to the server.
+import type { ChooserState } from './chooser/input.js';
+
 export type PromptPurpose = 'rename-pane' | 'rename-window' | 'command';
 export type ConfirmPurpose = 'close-pane' | 'close-window';
 
@@ -19,7 +21,9 @@ export type Overlay =
   /** A question from the server (a governance prompt): y allows, n or Esc denies; keys in the first moments are ignored. */
   | { kind: 'ask'; id: string; label: string; shownAt: number; deadline: number }
   /** `prefix a`: agent definitions to launch beside `target` (the focused pane). */
-  | { kind: 'agents'; items: PickerAgent[]; index: number; loading: boolean; message?: string; target?: string };
+  | { kind: 'agents'; items: PickerAgent[]; index: number; loading: boolean; message?: string; target?: string }
+  /** `prefix s` / `prefix w`: the session → window → pane tree (src/client/chooser). */
+  | ChooserState;
 
 export interface Notice {
   level: 'info' | 'warning' | 'error';

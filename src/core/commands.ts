@@ -2,6 +2,7 @@
 import type { Action, ActionType } from './actions.js';
 import { actionSchema } from './actions.js';
 import { LAYOUT_NAMES } from './layout-presets.js';
+import { parsePopupArgs } from './popup-spec.js';
 import type { Direction } from './types.js';
 
 /** Commands that only the attached client can carry out (UI overlays, prompts, detaching). */
@@ -21,6 +22,8 @@ export const CLIENT_COMMANDS = [
   'client.agent-picker',
   'client.redraw',
   'client.jump-waiting',
+  'client.choose-tree',
+  'client.popup',
 ] as const;
 export type ClientCommandName = (typeof CLIENT_COMMANDS)[number];
 
@@ -129,6 +132,13 @@ export const COMMANDS: CommandSpec[] = [
   spec('client.agent-picker', 'client.agent-picker', 'Pick an agent definition to launch in a new pane', (a, t) => client('client.agent-picker', a, t)),
   spec('client.redraw', 'client.redraw', 'Redraw the whole screen', (a, t) => client('client.redraw', a, t)),
   spec('client.jump-waiting', 'client.jump-waiting', 'Jump to the pane whose agent most recently needs you', (a, t) => client('client.jump-waiting', a, t)),
+  spec('client.choose-tree', 'client.choose-tree [sessions|windows]', 'Choose a pane from the session/window/pane tree: badges, messages, / filter, n needs-me, preview (tmux choose-tree)', (a, t) =>
+    a.length <= 1 && (a[0] === undefined || a[0] === 'sessions' || a[0] === 'windows') ? client('client.choose-tree', a.length ? a : ['windows'], t) : { ok: false, error: 'expected sessions or windows' }),
+  // tmux's name works at the prompt too; both check their arguments here, and the client opens it with popup.open.
+  ...['popup', 'display-popup'].map((name) => spec(name, `${name} [-w W] [-h H] [-d DIR] [-T TITLE] [CMD...]`, 'A floating popup running CMD (default: a shell) over the layout, closed when CMD exits or with prefix u (tmux display-popup -E)', (a, t) => {
+    const r = parsePopupArgs(a);
+    return r.ok ? client('client.popup', a, t) : r;
+  })),
 ];
 
 export const COMMAND_TABLE: ReadonlyMap<string, CommandSpec> = new Map(COMMANDS.map((c) => [c.name, c]));

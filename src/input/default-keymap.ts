@@ -46,6 +46,11 @@ const ROWS: Row[] = [
   ...LAYOUT_NAMES.map((name, i): Row => [`M-${i + 1}`, `window.layout ${name}`, `Layout: ${name}`, WINDOWS]),
   ['&', 'client.confirm-close-window', 'Close the window (asks first)', WINDOWS],
 
+  // tmux's choose-tree keys: s opens at the sessions level, w at the windows level.
+  ['s', 'client.choose-tree sessions', 'Choose a session, window or pane from a tree (badges, filter, preview)', SESSION],
+  ['w', 'client.choose-tree windows', 'Choose a window or pane from a tree (badges, filter, preview)', WINDOWS],
+  // u for "pop-up" (tmux binds nothing to display-popup; P, its usual pick, names panes here).
+  ['u', 'popup', 'A shell in a popup over the layout; in a popup, prefix u closes it', SESSION],
   ['a', 'client.agent-picker', 'Launch an agent in a new pane', AGENTS],
   // j for "jump": unbound in tmux, and on the home row for the key you press most when agents wait.
   ['j', 'client.jump-waiting', 'Jump to the agent that most recently needs you', AGENTS],

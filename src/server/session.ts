@@ -23,6 +23,8 @@ import { withNewPaneCwd } from './new-pane-cwd.js';
 import { PaneRuntime } from './pane-runtime.js';
 import { endSessions } from './terminate.js';
 import { Asks } from './asks.js';
+import { explainPane } from './explain-pane.js';
+import { PopupManager, popupEnv } from '../popup/index.js';
 import type { SessionSnapshots } from '../restore/index.js';
 import { makeSnapshots, startFromSnapshot, type RestoreInput } from './session-snapshots.js';
 
@@ -76,6 +78,8 @@ export class ServerSession implements SessionApi {
   /** Shown to the next client that attaches (a snapshot that was refused). */
   private readonly pendingNotices: string[] = [];
   private readonly configWatch: { close(): void };
+  /** Floating ptys over a client's layout (src/popup): not panes, so never in the layout or a snapshot. */
+  readonly popups: PopupManager;
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
@@ -128,6 +132,11 @@ export class ServerSession implements SessionApi {
       emit: (e) => this.emit(e),
       listen,
       log: o.log,
+    });
+    this.popups = new PopupManager({
+      state: () => this.st, sink: (c) => this.links.get(c)?.conn, paneCwd: (pane) => this.paneInfo(pane)?.cwd, serverCwd: o.cwd, defaultCommand: () => this.defaultCommand(),
+      env: (id) => popupEnv(paneEnv({ base: this.paneBase, socket: this.socketPath, paneId: id, session: this.session }), id),
+      scrollback: () => this.config.value.ui.scrollback, frameMs: () => this.config.value.ui.frame_ms, emit: (e) => this.emit(e), log: o.log,
     });
     this.configWatch = watchConfigFiles(this.config.loaded.files.map((f) => f.path), () => this.stopping || this.reloadConfig('file changed'));
     this.st = emptyState(this.session, { cols: o.cols ?? 80, rows: o.rows ?? 24 });
@@ -319,20 +328,7 @@ export class ServerSession implements SessionApi {
   }
 
   explainPane(pane: string): Record<string, unknown> {
-    if (!this.st.panes[pane]) throw new ApiError('pane_not_found', `no pane ${pane}`);
-    const p = this.st.panes[pane];
-    const x = this.detection.explain(pane);
-    return {
-      pane_id: pane,
-      badge: { state: p.agent.state, agent: p.agent.agent, source: p.agent.source, since: p.agent.since, message: p.agent.message },
-      hook: p.agent.hook ? { state: p.agent.hook.state, agent: p.agent.hook.agent, at: p.agent.hook.at, message: p.agent.hook.message } : null,
-      heuristic: p.agent.heuristic ?? null,
-      identification: x?.identification ?? null,
-      reading: x?.reading ?? null,
-      matches: (x?.matches ?? []).map((m) => ({ rule: m.rule, state: m.state, priority: m.priority, plain: m.plain, busy: m.busy })),
-      title: x?.snapshot.title ?? '',
-      bottom: (x?.snapshot.lines ?? []).filter((l) => l.trim()).slice(-8),
-    };
+    return explainPane(this.st, this.detection, pane);
   }
 
   readPane(pane: string, opts: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[] {
@@ -373,6 +369,7 @@ export class ServerSession implements SessionApi {
     this.links.delete(clientId);
     link.dispose();
     this.mouse.forget(clientId);
+    this.popups.detached(clientId);
     if (!link.conn.closed) link.conn.send({ detached: { reason } });
     this.safeDispatch({ type: 'client.detach', client: clientId });
   }
@@ -380,6 +377,7 @@ export class ServerSession implements SessionApi {
   clientResize(clientId: string, cols: number, rows: number): void {
     this.dispatch({ type: 'client.resize', client: clientId, cols, rows });
     this.links.get(clientId)?.reset();
+    this.popups.resized(clientId);
   }
 
   clientAction(clientId: string, action: AnyAction): ReduceResult {
@@ -398,6 +396,7 @@ export class ServerSession implements SessionApi {
     const w = this.clientWindow(clientId);
     if (!w) return;
     this.links.get(clientId)?.noteInput();
+    if (this.popups.input(clientId, msg)) return;
     if (msg.kind === 'mouse') return this.mouse.handle(clientId, this.links.get(clientId), msg);
     const rt = this.runtimes.get(w.active);
     if (!rt) return;
@@ -482,6 +481,7 @@ export class ServerSession implements SessionApi {
       l.dispose();
     }
     this.links.clear();
+    this.popups.dispose();
     this.agents.dispose();
     this.episodes.dispose();
     this.stageWarnings.dispose();

@@ -35,6 +35,8 @@ import paneSendKeys from './pane-send-keys.js';
 import paneSendText from './pane-send-text.js';
 import paneSplit from './pane-split.js';
 import ping from './ping.js';
+import popupClose from './popup-close.js';
+import popupOpen from './popup-open.js';
 import serverStop from './server-stop.js';
 import uiAsk from './ui-ask.js';
 import themeSet from './theme-set.js';
@@ -71,6 +73,8 @@ export const METHODS: MethodDef[] = [
   windowClose,
   windowLayout,
   windowSynchronize,
+  popupOpen,
+  popupClose,
   eventsSubscribe,
   eventsUnsubscribe,
   eventsWait,

@@ -4,6 +4,7 @@ import type { Theme } from '../../config/themes.js';
 import type { Binding } from '../../input/keymap.js';
 import type { ViewModel } from '../../core/view.js';
 import type { LocalUi } from '../ui-state.js';
+import { ChooserOverlay } from '../chooser/index.js';
 import { AgentPicker } from './AgentPicker.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { PaneFrame } from './PaneFrame.js';
@@ -34,6 +35,7 @@ export function Chrome(p: ChromeProps) {
   const dim = role(p.theme, 'pane.border');
   const help = p.local.overlay?.kind === 'help' ? p.local.overlay : undefined;
   const picker = p.local.overlay?.kind === 'agents' ? p.local.overlay : undefined;
+  const chooser = p.local.overlay?.kind === 'chooser' ? p.local.overlay : undefined;
   return (
     <Box width={p.cols} height={p.rows} flexDirection="column">
       {p.view.window.panes.map((pane) => (
@@ -60,6 +62,7 @@ export function Chrome(p: ChromeProps) {
       {picker && (
         <AgentPicker items={picker.items} index={picker.index} loading={picker.loading} message={picker.message} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />
       )}
+      {chooser && <ChooserOverlay state={chooser} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />}
       <Box position="absolute" marginLeft={0} marginTop={barRow} width={p.cols} height={1}>
         <StatusBar view={p.view} local={p.local} theme={p.theme} cols={p.cols} prefixKey={p.prefixKey} />
       </Box>

@@ -25,6 +25,17 @@ export function tabText(w: ViewModel['windows'][number]): string {
 
 export const sessionText = (view: ViewModel) => ` ${fit(view.session, 24)} `;
 
+/** The window whose tab is at column x of the bar (a click on it selects it). */
+export function tabAt(view: ViewModel, x: number): string | undefined {
+  let pos = width(sessionText(view));
+  for (const w of view.windows) {
+    const tw = width(tabText(w));
+    if (x >= pos && x < pos + tw) return w.id;
+    pos += tw;
+  }
+  return undefined;
+}
+
 export function StatusBar({ view, local, theme, cols, prefixKey }: { view: ViewModel; local: LocalUi; theme: Theme; cols: number; prefixKey: string }) {
   const bar = role(theme, 'bar');
   const o = local.overlay;

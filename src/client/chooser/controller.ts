@@ -1,0 +1,110 @@
+// Drives an open chooser for the client: loads the tree (and refreshes it while open), the preview, and carries out a choice.
+import type { InputEvent } from '../../input/keys.js';
+import { chooserInput, openChooser, rowsOf, withData, type ChooserState, type ChooserTarget } from './input.js';
+import { loadPreview, loadTree } from './load.js';
+
+export interface ChooserHost {
+  api: { request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T> };
+  /** The chooser's state, while it is the open overlay. */
+  get(): ChooserState | undefined;
+  setOverlay(s: ChooserState | undefined): void;
+  render(): void;
+  notify(level: 'info' | 'error', text: string): void;
+  /** This client's session and window (the chooser opens on them). */
+  where(): { session: string; window?: string };
+  /** Show a pane of this session (its window comes to the front). */
+  focus(pane: string): void;
+}
+
+/** Badges and messages change while the chooser is up: it reads the tree again this often. */
+const REFRESH_MS = 1000;
+
+export class ChooserController {
+  private timer: NodeJS.Timeout | undefined;
+  private previewFor: string | undefined;
+
+  constructor(private readonly h: ChooserHost) {}
+
+  open(level: 'sessions' | 'windows'): void {
+    this.h.setOverlay(openChooser(level));
+    this.h.render();
+    this.reload(true);
+    if (this.timer) clearInterval(this.timer);
+    this.timer = setInterval(() => (this.h.get() ? this.reload(false) : this.stop()), REFRESH_MS);
+    this.timer.unref?.();
+  }
+
+  private reload(first: boolean): void {
+    const w = this.h.where();
+    loadTree(this.h.api, { session: w.session, window: w.window, others: first })
+      .then((sessions) => {
+        const s = this.h.get();
+        if (!s) return;
+        // Other sessions are read once on opening (their sockets cost a connection each); refreshes keep them.
+        const others = first ? [] : s.sessions.filter((x) => !x.current);
+        this.h.setOverlay(withData(s, first ? sessions : [...sessions.filter((x) => x.current), ...others]));
+        this.preview();
+        this.h.render();
+      })
+      .catch((e: Error) => {
+        if (!first) return;
+        this.h.setOverlay(undefined);
+        this.h.notify('error', `choose-tree: ${e.message}`);
+      });
+  }
+
+  /** Loads the preview when the highlighted row names another pane of this session. */
+  private preview(): void {
+    const s = this.h.get();
+    if (!s) return;
+    const row = rowsOf(s).find((r) => r.key === s.cursor);
+    const cur = s.sessions.find((x) => x.current);
+    const pane = row?.session === cur?.name ? (row?.pane?.id ?? row?.window?.panes.find((p) => p.active)?.id ?? cur?.windows.find((w) => w.current)?.panes.find((p) => p.active)?.id) : undefined;
+    if (!pane) {
+      if (s.preview) this.h.setOverlay({ ...s, preview: undefined });
+      this.previewFor = undefined;
+      return;
+    }
+    this.previewFor = pane;
+    loadPreview(this.h.api, pane)
+      .then((lines) => {
+        const now = this.h.get();
+        if (!now || this.previewFor !== pane) return;
+        this.h.setOverlay({ ...now, preview: { pane, lines } });
+        this.h.render();
+      })
+      .catch(() => {});
+  }
+
+  input(e: InputEvent, rows: number): void {
+    const s = this.h.get();
+    if (!s) return;
+    const before = s.cursor;
+    const r = chooserInput(s, e, rows);
+    if (r.kind === 'choose') return this.choose(r.target);
+    this.h.setOverlay(r.state);
+    if (!r.state) this.stop();
+    else if (r.state.cursor !== before) this.preview();
+    this.h.render();
+  }
+
+  private choose(t: ChooserTarget): void {
+    if (t.current) {
+      this.h.setOverlay(undefined);
+      this.stop();
+      if (t.pane) this.h.focus(t.pane);
+      this.h.render();
+      return;
+    }
+    // A client draws one server's panes; moving it to another session's server is a new attach.
+    const s = this.h.get();
+    if (s) this.h.setOverlay({ ...s, message: `${t.pane ?? t.window ?? ''} is in session ${t.session}: detach (prefix d) and run \`castellan attach -t ${t.session}\`` });
+    this.h.render();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+    this.previewFor = undefined;
+  }
+}

@@ -1,0 +1,91 @@
+// Reads the chooser's tree: this session through the client's own connection, other sessions through their sockets.
+import { readdir } from 'node:fs/promises';
+import { join } from 'node:path';
+import { z } from 'zod';
+import { ApiClient } from '../../api/client.js';
+import { resolvePaths } from '../../platform/paths.js';
+import type { ChooserSession, ChooserWindow } from './tree.js';
+
+interface Requester {
+  request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>;
+}
+
+// Only the fields the chooser shows; another session's server is another process, so its answers are parsed.
+const panesSchema = z.object({
+  panes: z.array(z.object({
+    pane_id: z.string().max(40),
+    window_id: z.string().max(40),
+    title: z.string().max(400),
+    active: z.boolean(),
+    exited: z.unknown().optional(),
+    agent: z.object({ name: z.string().max(64).optional(), state: z.enum(['idle', 'working', 'blocked', 'done', 'unknown']), message: z.string().max(2000).optional(), hook_locked: z.boolean() }),
+  })).max(10_000),
+});
+const windowsSchema = z.object({ windows: z.array(z.object({ window_id: z.string().max(40), index: z.number(), name: z.string().max(400) })).max(10_000) });
+
+/** Another session's server gets this long to answer; one that does not is listed as unreachable. */
+const OTHER_MS = 800;
+const MAX_OTHER_SESSIONS = 32;
+
+async function readSession(api: Requester, name: string, current: boolean, currentWindow: string | undefined, timeoutMs: number): Promise<ChooserSession> {
+  const [w, p] = await Promise.all([api.request('window.list', {}, { timeoutMs }), api.request('pane.list', {}, { timeoutMs })]);
+  const wins = windowsSchema.parse(w).windows;
+  const panes = panesSchema.parse(p).panes;
+  const windows: ChooserWindow[] = wins.map((x) => ({
+    id: x.window_id,
+    index: x.index,
+    name: x.name,
+    current: current && x.window_id === currentWindow,
+    panes: panes.filter((q) => q.window_id === x.window_id).map((q) => {
+      // The same rule as the border: a badge is a claim about an agent, so a bare shell shows none.
+      const agentish = !!q.agent.name || q.agent.hook_locked;
+      return {
+        id: q.pane_id,
+        title: q.title,
+        state: agentish ? q.agent.state : 'unknown',
+        ...(q.agent.name ? { agent: q.agent.name } : {}),
+        ...(agentish && q.agent.message ? { message: q.agent.message } : {}),
+        ...(q.exited ? { exited: true } : {}),
+        active: q.active,
+      };
+    }),
+  }));
+  return { name, current, windows };
+}
+
+async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<ChooserSession[]> {
+  const dir = resolvePaths({ env }).socketDir;
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.sock')).sort().slice(0, MAX_OTHER_SESSIONS);
+  } catch {
+    return [];
+  }
+  const out = await Promise.all(names.map(async (n): Promise<ChooserSession | undefined> => {
+    const name = n === 'castellan.sock' ? 'default' : n.slice(0, -5);
+    if (name === self) return undefined;
+    let api: ApiClient | undefined;
+    try {
+      api = await ApiClient.connect(join(dir, n), OTHER_MS);
+      return await readSession(api, name, false, undefined, OTHER_MS);
+    } catch {
+      // A stale socket file (its server is gone) is not a session.
+      return api ? { name, current: false, unreachable: true, windows: [] } : undefined;
+    } finally {
+      api?.close();
+    }
+  }));
+  return out.filter((s): s is ChooserSession => !!s);
+}
+
+/** This session first, then the others that answer. */
+export async function loadTree(api: Requester, o: { session: string; window?: string; env?: NodeJS.ProcessEnv; others?: boolean }): Promise<ChooserSession[]> {
+  const [mine, others] = await Promise.all([readSession(api, o.session, true, o.window, 5000), o.others === false ? [] : otherSessions(o.session, o.env ?? process.env)]);
+  return [mine, ...others];
+}
+
+/** The highlighted pane's screen as plain text (the chooser's preview). */
+export async function loadPreview(api: Requester, pane: string): Promise<string[]> {
+  const r = await api.request<{ lines?: unknown }>('pane.read', { pane_id: pane }, { timeoutMs: 3000 });
+  return Array.isArray(r.lines) ? r.lines.filter((l): l is string => typeof l === 'string').slice(-500) : [];
+}
