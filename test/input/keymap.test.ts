@@ -86,15 +86,15 @@ test('buildKeymap: bad keys and commands are skipped with a diagnostic naming th
   const { keymap, diagnostics } = buildKeymap(DEFAULT_BINDINGS, {
     'prefix Nope': 'pane.zoom',
     'prefix y': 'pane.explode',
-    'prefix u': 'pane.split sideways',
+    'prefix e': 'pane.split sideways',
     'prefix v': 42 as unknown as string,
     'prefix |': 'pane.split right',
   });
   assert.equal(keymap.lookup('prefix', '|')?.command, 'pane.split right');
   assert.equal(keymap.lookup('prefix', 'y'), undefined);
-  assert.equal(keymap.lookup('prefix', 'u'), undefined);
+  assert.equal(keymap.lookup('prefix', 'e'), undefined);
   const errs = diagnostics.filter((d) => d.severity === 'error');
-  assert.deepEqual(errs.map((d) => d.key), ['prefix Nope', 'prefix y', 'prefix u', 'prefix v']);
+  assert.deepEqual(errs.map((d) => d.key), ['prefix Nope', 'prefix y', 'prefix e', 'prefix v']);
   assert.ok(errs.every((d) => d.message.includes(d.key!)));
   assert.match(errs[1].message, /unknown command "pane.explode"/);
 });
