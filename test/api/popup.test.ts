@@ -38,7 +38,7 @@ test('popup.open draws on the latest client, takes its keys, closes on exit and 
   // Keys of that client go to the popup, not to the pane under it.
   c.api.notify('client.input', { kind: 'data', data: 'abc\r' });
   await waitFor(() => c.rows.get(r.popup_id)?.some((l) => l.includes('got-abc')), { message: 'typed keys reach the popup' });
-  const closed = await waitFor(() => c.popups.find((p) => p.closed));
+  const closed = (await waitFor(() => c.popups.find((p) => p.closed)))!;
   assert.equal(closed.closed?.code, 3);
   assert.equal(closed.closed?.reason, 'exited');
   assert.deepEqual(Object.keys(srv.session.state().panes), ['w1:p1'], 'a popup is never a pane');
