@@ -38,6 +38,12 @@ test('popup: output drawn over the layout in a titled border; program exits → 
   const r = await env.cli(['popup', '-w', '60', '-h', '12', '-T', 'e2e popup', '--', 'sh', '-c', 'echo POPUP-OUTPUT; read line; echo "typed:$line"']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^popup1 c1 58x10$/m);
+  const bad = await env.cli(['popup', '-w', '1', '--', 'true']);
+  assert.equal(bad.code, 2, 'a bad size is a usage error');
+  assert.match(bad.stderr, /-w 1: a size is cells/);
+  const second = await env.cli(['display-popup', '--', 'true']);
+  assert.equal(second.code, 1, 'one popup per client');
+  assert.match(second.stderr, /already shows popup popup1/);
   // Centred: 60x12 on 100x30 starts at column 20, row 9.
   await h.waitForText(/╭─ e2e popup ─+╮/, { region: { left: 20, right: 80, top: 9, bottom: 10 }, timeoutMs: 20_000 });
   await h.waitForText('POPUP-OUTPUT', { region: { left: 21, right: 79, top: 10, bottom: 20 }, timeoutMs: 20_000 });

@@ -37,6 +37,9 @@ export default defineCommand({
   run: async (ctx, { values, rest }) => {
     const pane = paneArg(ctx, values.pane) ?? ctx.env.CASTELLAN_PANE_ID;
     const client = values.client !== undefined ? String(values.client) : undefined;
+    // Sizes are checked before connecting: a bad one is a usage error (2) whether or not a server runs.
+    const width = size(values.width, '-w');
+    const height = size(values.height, '-h');
     const api = await ctx.connect();
     try {
       if (values.close) {
@@ -44,8 +47,6 @@ export default defineCommand({
         ctx.out(values.json ? JSON.stringify(r) : r.closed ? `closed ${r.popup_id}` : 'no popup was open');
         return r.closed ? EXIT.ok : EXIT.error;
       }
-      const width = size(values.width, '-w');
-      const height = size(values.height, '-h');
       const r = await api.request<{ popup_id: string; client_id: string; cols: number; rows: number }>('popup.open', {
         ...(rest.length ? { command: rest } : {}),
         ...(values.cwd !== undefined ? { cwd: String(values.cwd) } : {}),
