@@ -7,21 +7,24 @@
 //            --cpu-prof (castellan server/client write .cpuprofile files to bench/data/prof/)
 //            --nice N (run the bench and everything it starts at niceness N, e.g. -10 on a shared, busy machine)
 //            --no-snapshot (run the repo's dist/ directly instead of a copy) --out FILE
+//   node --import tsx bench/run.ts --readme          # rewrite the README's speed table from bench/results/latest.json (runs nothing)
 //
-// Prints a summary table (medians, p90 where relevant, castellan/tmux ratios) and writes raw numbers to
-// bench/results/latest.json. Test data is generated into bench/data/ (gitignored).
+// Prints every row (castellan and tmux side by side, ratio, target, met), then the headline rows (issue 14's table),
+// and writes raw numbers to bench/results/latest.json (a full run) or bench/results/partial.json (--only, unless --out).
+// Test data is generated into bench/data/ (gitignored).
 import { execFileSync } from 'node:child_process';
 import { cpus, loadavg, setPriority } from 'node:os';
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeAll, track } from './lib/cleanup.js';
 import { ansiFile } from './lib/data.js';
 import { cleanEnv, makeRoot, makeTmp, removeTmp, type BenchEnv, type Options } from './lib/env.js';
-import { table, type Row, type SectionResult } from './lib/report.js';
+import { headlineTable, readmeTable, replaceReadmeTable, table, type Row, type SectionResult } from './lib/report.js';
 import { log, MiB, round } from './lib/util.js';
 import { api } from './sections/api.js';
 import { echo } from './sections/echo.js';
+import { exit } from './sections/exit.js';
 import { flood } from './sections/flood.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
@@ -35,6 +38,7 @@ const REPO = resolve(BENCH, '..');
 const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['throughput', throughput],
   ['echo', echo],
+  ['exit', exit],
   ['flood', flood],
   ['micro', micro],
   ['idle', idle],
@@ -42,7 +46,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['api', api],
   ['restore', restore],
 ];
-const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo'], cpu: ['flood', 'idle'] };
+const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'] };
 
 function parseOptions(argv: string[]): Options {
   const quick = argv.includes('--quick');
@@ -59,7 +63,9 @@ function parseOptions(argv: string[]): Options {
     nice: undefined,
     snapshot: true,
     out: join(BENCH, 'results', 'latest.json'),
+    readme: false,
   };
+  let outGiven = false;
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     const num = () => {
@@ -84,7 +90,10 @@ function parseOptions(argv: string[]): Options {
       if (!Number.isInteger(o.nice) || o.nice < -20 || o.nice > 19) throw new Error('--nice needs a whole number from -20 to 19');
     }
     else if (a === '--no-snapshot') o.snapshot = false;
-    else if (a === '--out') o.out = resolve(argv[++i]);
+    else if (a === '--out') {
+      o.out = resolve(argv[++i]);
+      outGiven = true;
+    } else if (a === '--readme') o.readme = true;
     else if (a === '-h' || a === '--help') {
       process.stdout.write(
         'usage: node --import tsx bench/run.ts [--quick] [--only ' + SECTIONS.map(([s]) => s).join(',') + '] [--runs N] [--samples N]\n' +
@@ -93,8 +102,13 @@ function parseOptions(argv: string[]): Options {
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
+  // latest.json is the last full run: the README's table is generated from it.
+  if (o.only && !outGiven) o.out = join(BENCH, 'results', 'partial.json');
   return o;
 }
+
+/** --readme reads latest.json unless --out names another file. */
+const outGivenPath = (o: Options): string => (o.out.endsWith('partial.json') ? join(BENCH, 'results', 'latest.json') : o.out);
 
 function sh(cmd: string, args: string[]): string {
   try {
@@ -104,8 +118,18 @@ function sh(cmd: string, args: string[]): string {
   }
 }
 
+/** Rewrites the README's speed table from a results file. */
+function writeReadme(results: string): number {
+  const r = JSON.parse(readFileSync(results, 'utf8')) as { meta: Parameters<typeof readmeTable>[1]; rows: Row[] };
+  const file = join(REPO, 'README.md');
+  writeFileSync(file, replaceReadmeTable(readFileSync(file, 'utf8'), readmeTable(r.rows, r.meta)));
+  process.stdout.write(`README.md speed table rewritten from ${results}\n`);
+  return 0;
+}
+
 async function main(): Promise<number> {
   const opts = parseOptions(process.argv.slice(2));
+  if (opts.readme) return writeReadme(outGivenPath(opts));
   const tStart = Date.now();
   if (opts.nice !== undefined) {
     // Children (servers, clients, tmux, pane programs) inherit it.
@@ -180,6 +204,8 @@ async function main(): Promise<number> {
   writeFileSync(opts.out, JSON.stringify({ meta: { ...meta, seconds: round(seconds, 1) }, rows, sections: raw, errors }, null, 1) + '\n');
   process.stdout.write(`\ncastellan vs tmux — ${meta.date}, ${meta.cores} cores, ${meta.node}, ${meta.tmux}, file ${round(b.fileBytes / MiB, 1)} MB (1 MB = 2^20 B)\n\n`);
   process.stdout.write(table(rows) + '\n');
+  const heads = headlineTable(rows);
+  if (heads) process.stdout.write(`\nheadline (issue 14; load average ${loadavg().map((x) => round(x, 2)).join(' ')} now, ${meta.loadavgAtStart.join(' ')} at the start):\n\n${heads}\n`);
   if (rows.some((r) => r.metric.includes('contention-corrected'))) {
     process.stdout.write('\n* contention-corrected: wall time minus the time the server\'s main thread was runnable but waiting for a CPU\n  (other processes on the machine), from /proc/<pid>/task/<pid>/schedstat. An estimate for an otherwise idle machine.\n');
   }

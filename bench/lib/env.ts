@@ -17,6 +17,8 @@ export interface Options {
   nice: number | undefined;
   snapshot: boolean;
   out: string;
+  /** Only rewrite the README's speed table from the results file. */
+  readme: boolean;
 }
 
 export interface BenchEnv {

@@ -1,5 +1,17 @@
-// Result rows of every section and the summary table printed at the end.
+// Result rows of every section, their targets, the summary tables printed at the end, and the README's speed table.
 import { round } from './util.js';
+
+/**
+ * A target for castellan's figure: absolute bounds and/or bounds on the castellan/tmux ratio (tmux in the same run).
+ * `text` overrides the generated wording.
+ */
+export interface Goal {
+  max?: number;
+  min?: number;
+  ratioMax?: number;
+  ratioMin?: number;
+  text?: string;
+}
 
 export interface Row {
   section: string;
@@ -9,11 +21,13 @@ export interface Row {
   tmux?: number;
   /** Shown instead of the ratio when the ratio means nothing (e.g. both ~0). */
   note?: string;
-  /** Target for castellan, as text, and whether it was met. */
-  target?: string;
+  /** The target: a Goal is checked here; a string is shown as is, with `pass` saying whether it was met. */
+  target?: string | Goal;
   pass?: boolean;
   /** Decimal places for display. */
   digits?: number;
+  /** Set on the rows of the headline table (issue 14's table, the README's speed table): the row's label there. */
+  headline?: string;
 }
 
 export interface SectionResult {
@@ -23,22 +37,109 @@ export interface SectionResult {
 
 const fmt = (x: number | undefined, digits: number): string => (x === undefined ? '—' : Number.isFinite(x) ? round(x, digits).toFixed(digits) : String(x));
 
-export function table(rows: Row[]): string {
-  const head = ['section', 'metric', 'castellan', 'tmux', 'unit', 'c/t', 'target'];
-  const body = rows.map((r) => {
-    const d = r.digits ?? 2;
-    const ratio = r.tmux !== undefined && Number.isFinite(r.tmux) && r.tmux !== 0 && Number.isFinite(r.castellan) ? (r.castellan / r.tmux).toFixed(2) : '—';
-    const target = r.target ? `${r.target} ${r.pass === undefined ? '' : r.pass ? 'OK' : 'MISSED'}` : '';
-    return [r.section, r.metric, fmt(r.castellan, d), fmt(r.tmux, d), r.unit, r.note ?? ratio, target.trim()];
-  });
+export function ratio(r: Pick<Row, 'castellan' | 'tmux'>): number | undefined {
+  return r.tmux !== undefined && Number.isFinite(r.tmux) && r.tmux !== 0 && Number.isFinite(r.castellan) ? r.castellan / r.tmux : undefined;
+}
+
+/** The target as text ('' when none). */
+export function targetText(r: Row): string {
+  const g = r.target;
+  if (g === undefined) return '';
+  if (typeof g === 'string') return g;
+  if (g.text) return g.text;
+  const parts: string[] = [];
+  if (g.max !== undefined) parts.push(`<= ${g.max} ${r.unit}`);
+  if (g.min !== undefined) parts.push(`>= ${g.min} ${r.unit}`);
+  if (g.ratioMax !== undefined) parts.push(`<= ${g.ratioMax}x tmux`);
+  if (g.ratioMin !== undefined) parts.push(`>= ${g.ratioMin}x tmux`);
+  return parts.join(', ');
+}
+
+/** Whether the row meets its target: undefined when it has none, or when a ratio target has no tmux figure. */
+export function met(r: Row): boolean | undefined {
+  if (r.pass !== undefined) return r.pass;
+  const g = r.target;
+  if (g === undefined || typeof g === 'string') return undefined;
+  const c = r.castellan;
+  if (!Number.isFinite(c)) return false;
+  const q = ratio(r);
+  if ((g.ratioMax !== undefined || g.ratioMin !== undefined) && q === undefined) return undefined;
+  return (
+    (g.max === undefined || c <= g.max) &&
+    (g.min === undefined || c >= g.min) &&
+    (g.ratioMax === undefined || q! <= g.ratioMax) &&
+    (g.ratioMin === undefined || q! >= g.ratioMin)
+  );
+}
+
+const metText = (r: Row): string => {
+  const m = met(r);
+  return m === undefined ? (r.target === undefined ? '' : '?') : m ? 'yes' : 'NO';
+};
+const ratioText = (r: Row): string => {
+  const q = ratio(r);
+  return q === undefined ? '—' : `${q.toFixed(2)}x`;
+};
+
+function grid(head: string[], body: string[][], numeric: (i: number) => boolean, groups?: string[]): string {
   const w = head.map((h, i) => Math.max(h.length, ...body.map((b) => b[i].length)));
-  const line = (cells: string[]) => cells.map((c, i) => (i >= 2 && i <= 3 ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ').trimEnd();
+  const line = (cells: string[]) => cells.map((c, i) => (numeric(i) ? c.padStart(w[i]) : c.padEnd(w[i]))).join('  ').trimEnd();
   const out = [line(head), w.map((n) => '-'.repeat(n)).join('  ')];
-  let prev = '';
   for (let i = 0; i < body.length; i++) {
-    if (rows[i].section !== prev && prev) out.push('');
-    prev = rows[i].section;
+    if (groups && i > 0 && groups[i] !== groups[i - 1]) out.push('');
     out.push(line(body[i]));
   }
   return out.join('\n');
+}
+
+/** Every row: castellan and tmux side by side, the ratio, the target and whether it was met. */
+export function table(rows: Row[]): string {
+  const head = ['section', 'metric', 'castellan', 'tmux', 'unit', 'c/t', 'target', 'met'];
+  const body = rows.map((r) => {
+    const d = r.digits ?? 2;
+    return [r.section, r.metric, fmt(r.castellan, d), fmt(r.tmux, d), r.unit, r.note ?? ratioText(r), targetText(r), metText(r)];
+  });
+  return grid(head, body, (i) => i === 2 || i === 3, rows.map((r) => r.section));
+}
+
+const headlines = (rows: Row[]) => rows.filter((r) => r.headline);
+
+/** The headline rows alone (issue 14's table): what a tmux user compares. */
+export function headlineTable(rows: Row[]): string {
+  const hs = headlines(rows);
+  if (!hs.length) return '';
+  const body = hs.map((r) => {
+    const d = r.digits ?? 2;
+    return [r.headline!, `${fmt(r.castellan, d)} ${r.unit}`, r.tmux === undefined ? '—' : `${fmt(r.tmux, d)} ${r.unit}`, r.note ?? ratioText(r), targetText(r), metText(r)];
+  });
+  return grid(['', 'castellan', 'tmux', 'ratio', 'target', 'met'], body, (i) => i === 1 || i === 2);
+}
+
+export const README_BEGIN = '<!-- speed-table:begin (generated by `npm run bench -- --readme` from bench/results/latest.json; do not edit by hand) -->';
+export const README_END = '<!-- speed-table:end -->';
+
+/** The README's speed table (markdown) from a results file's rows. */
+export function readmeTable(rows: Row[], meta: { date?: string; loadavgAtStart?: number[]; cores?: number; tmux?: string }): string {
+  const cell = (s: string) => s.replace(/\|/g, '\\|');
+  const lines = [
+    `| | castellan | ${meta.tmux ?? 'tmux'} | ratio | target | met |`,
+    '|---|---|---|---|---|---|',
+    ...headlines(rows).map((r) => {
+      const d = r.digits ?? 2;
+      const tmux = r.tmux === undefined ? '' : `${fmt(r.tmux, d)} ${r.unit}`;
+      const q = r.note ?? (ratio(r) === undefined ? '' : `${ratio(r)!.toFixed(2)}×`);
+      return `| ${cell(r.headline!)} | ${fmt(r.castellan, d)} ${r.unit} | ${tmux} | ${cell(q)} | ${cell(targetText(r))} | ${metText(r)} |`;
+    }),
+    '',
+    `Measured ${meta.date?.slice(0, 10) ?? '?'} on ${meta.cores ?? '?'} cores, load average ${meta.loadavgAtStart?.join(' ') ?? '?'} at the start.`,
+  ];
+  return lines.join('\n');
+}
+
+/** The README with its speed table (between the markers) replaced; throws when the markers are missing. */
+export function replaceReadmeTable(readme: string, tableText: string): string {
+  const a = readme.indexOf(README_BEGIN);
+  const b = readme.indexOf(README_END);
+  if (a < 0 || b < a) throw new Error(`README has no speed table markers (${README_BEGIN} ... ${README_END})`);
+  return readme.slice(0, a + README_BEGIN.length) + '\n' + tableText + '\n' + readme.slice(b);
 }

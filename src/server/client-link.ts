@@ -11,6 +11,7 @@ import type { PaneRuntime } from './pane-runtime.js';
 const MAX_QUEUED = 512 * 1024;
 /** After a keystroke, output of the focused pane is sent at once instead of on the next frame tick. */
 const INPUT_PRIORITY_MS = 150;
+/** A program answering a key with many small writes gets urgent frames at most this often (regular frames do not count). */
 const URGENT_GAP_MS = 8;
 
 export class ClientLink {
@@ -23,8 +24,11 @@ export class ClientLink {
   private sentCopy = 'null';
   readonly copy: CopyController;
   private timer: NodeJS.Timeout | undefined;
-  private immediate: NodeJS.Immediate | undefined;
+  /** An urgent frame is due: `all` panes, or only these (the echo goes out alone; a flooding neighbour waits for the tick). */
+  private urgent: { all: boolean; panes: Set<string> } | undefined;
+  private urgentTimer: NodeJS.Timeout | undefined;
   private lastFrameAt = 0;
+  private lastUrgentAt = 0;
   private lastInputAt = 0;
   private needReset = true;
   private waitingDrain = false;
@@ -52,39 +56,35 @@ export class ClientLink {
     this.schedule(true);
   }
 
-  /** Ask for a frame; `urgent` sends it as soon as the event loop allows (keystroke echo). */
+  /**
+   * Ask for a frame. `urgent` sends it as soon as the current callback is done (a key's effect); output of the
+   * focused pane right after a key is urgent too, and then that frame carries only that pane (and the cursor).
+   */
   schedule(urgent = false, paneId?: string): void {
     if (this.conn.closed) return;
+    let only: string | undefined;
     if (!urgent && paneId && Date.now() - this.lastInputAt < INPUT_PRIORITY_MS) {
       const st = this.source.state();
       const c = st.clients[this.id];
-      if (c && st.windows[c.window]?.active === paneId) urgent = true;
+      if (c && st.windows[c.window]?.active === paneId) only = paneId;
     }
-    if (urgent) {
-      if (this.immediate) return;
-      // Echo goes out at once, but a program answering a key with many small writes gets frames at most
-      // every URGENT_GAP_MS, not one per write.
-      const wait = this.lastFrameAt + URGENT_GAP_MS - Date.now();
-      if (wait > 0) {
-        // Re-arming is safe: the deadline is absolute (last frame + gap), so repeated calls cannot push it out.
-        if (this.timer) clearTimeout(this.timer);
-        this.timer = setTimeout(() => {
-          this.timer = undefined;
-          this.flush();
-        }, wait);
-        return;
-      }
-      if (this.timer) {
-        clearTimeout(this.timer);
-        this.timer = undefined;
-      }
-      this.immediate = setImmediate(() => {
-        this.immediate = undefined;
-        this.flush();
-      });
+    if (!urgent && !only) return this.scheduleTick();
+    const first = !this.urgent;
+    this.urgent ??= { all: false, panes: new Set() };
+    if (only) this.urgent.panes.add(only);
+    else this.urgent.all = true;
+    if (!first || this.urgentTimer) return;
+    const wait = this.lastUrgentAt + URGENT_GAP_MS - Date.now();
+    if (wait > 0) {
+      this.urgentTimer = setTimeout(() => this.flushUrgent(), wait);
       return;
     }
-    if (this.timer || this.immediate) return;
+    // A microtask, not setImmediate: a turn of parsing another pane's flood (parse-feed.ts) may already be queued there.
+    queueMicrotask(() => this.flushUrgent());
+  }
+
+  private scheduleTick(): void {
+    if (this.timer) return;
     const delay = Math.max(0, this.lastFrameAt + this.frameMs() - Date.now());
     this.timer = setTimeout(() => {
       this.timer = undefined;
@@ -92,7 +92,18 @@ export class ClientLink {
     }, delay);
   }
 
-  flush(): void {
+  private flushUrgent(): void {
+    if (this.urgentTimer) clearTimeout(this.urgentTimer);
+    this.urgentTimer = undefined;
+    const u = this.urgent;
+    this.urgent = undefined;
+    if (!u) return;
+    this.lastUrgentAt = Date.now();
+    this.flush(u.all ? undefined : u.panes);
+  }
+
+  /** Sends what changed: in every visible pane, or only in `only` (the others keep their changes for the next tick). */
+  flush(only?: ReadonlySet<string>): void {
     if (this.conn.closed) return;
     const queued = this.conn.writableLength?.() ?? 0;
     if (queued > MAX_QUEUED) {
@@ -105,14 +116,14 @@ export class ClientLink {
       }
       return;
     }
-    const frame = this.build();
-    this.lastFrameAt = Date.now();
+    const frame = this.build(only);
+    if (!only) this.lastFrameAt = Date.now();
     if (!frame) return;
     this.frames++;
     this.conn.send({ frame });
   }
 
-  private build(): Frame | undefined {
+  private build(only?: ReadonlySet<string>): Frame | undefined {
     const state = this.source.state();
     // Pane output does not change State: during a flood this skips rebuilding and re-serialising the view each frame.
     const fresh = this.viewOf?.state !== state;
@@ -139,6 +150,7 @@ export class ClientLink {
       visible.add(pv.id);
       const rt = this.source.pane(pv.id);
       if (!rt) continue;
+      if (only && !only.has(pv.id) && !pv.focused) continue;
       const cs = this.copy.get(pv.id);
       const copied = cs ? renderCopy(rt.screen, cs, this.source.copyStyles()) : undefined;
       const rows = copied ? copied.rows : rt.screen.viewportRows();
@@ -181,6 +193,7 @@ export class ClientLink {
 
   dispose(): void {
     if (this.timer) clearTimeout(this.timer);
-    if (this.immediate) clearImmediate(this.immediate);
+    if (this.urgentTimer) clearTimeout(this.urgentTimer);
+    this.urgent = undefined;
   }
 }

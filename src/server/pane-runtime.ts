@@ -1,6 +1,7 @@
 // One live pane on the server: its pty and its screen, with flow control and an exit notice that loses no output.
 import type { ClientInput } from '../api/context.js';
 import { encodeMouse, encodePaste, translateKeys } from './pane-input.js';
+import { parseScheduler, type PaneFeed, type ParseScheduler } from './parse-feed.js';
 import { spawnPty, type PtyExit, type PtyProcess } from './pty.js';
 import { Screen } from './screen.js';
 import { accessSync, constants, statSync } from 'node:fs';
@@ -47,11 +48,15 @@ export interface PaneRuntimeOpts {
   onBell(): void;
   onNotify(n: { title?: string; body: string }): void;
   onError(err: unknown): void;
+  /** Whose turns parse this pane's output (the server's one by default). */
+  scheduler?: ParseScheduler;
 }
 
 export class PaneRuntime {
   readonly screen: Screen;
   readonly pty: PtyProcess | undefined;
+  /** Output read from the pty and not parsed yet: parsed in turns with the other panes (parse-feed.ts). */
+  private readonly feed: PaneFeed;
   exited = false;
   /** When output was last parsed (for detection's "recent change" and input-priority frames). */
   lastOutputAt = 0;
@@ -69,6 +74,9 @@ export class PaneRuntime {
     this.screen.onTitle((t) => o.onTitle(t));
     this.screen.onBell(() => o.onBell());
     this.screen.onNotify((n) => o.onNotify(n));
+    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued) => {
+      if (queued < LOW) this.pty?.resume();
+    });
     let pty: PtyProcess | undefined;
     const why = cannotRun(o.command, o.cwd, o.env);
     try {
@@ -76,7 +84,7 @@ export class PaneRuntime {
       pty = spawnPty({ command: o.command, cwd: o.cwd, env: o.env, cols: o.cols, rows: o.rows });
     } catch (err) {
       // A command that cannot start shows why in its pane (exit 127, as a shell says it) instead of taking the server down.
-      this.screen.write(`\x1b[31mcastellan: cannot run ${JSON.stringify(o.command[0] ?? '')}: ${(err as Error).message}\x1b[0m\r\n`);
+      this.feed.push(`\x1b[31mcastellan: cannot run ${JSON.stringify(o.command[0] ?? '')}: ${(err as Error).message}\x1b[0m\r\n`);
       queueMicrotask(() => this.finish({ code: 127, signal: null }));
     }
     this.pty = pty;
@@ -84,10 +92,8 @@ export class PaneRuntime {
     // Replies to the program's queries (cursor position, device attributes) go back into the pty.
     this.screen.onReply((data) => pty.write(data));
     pty.onData((chunk) => {
-      this.screen.write(chunk, () => {
-        if (this.screen.pendingBytes < LOW) pty.resume();
-      });
-      if (this.screen.pendingBytes > HIGH) pty.pause();
+      this.feed.push(chunk);
+      if (this.feed.queued > HIGH) pty.pause();
     });
     pty.onExit((e) => this.finish(e));
   }
@@ -97,7 +103,8 @@ export class PaneRuntime {
     this.exited = true;
     const how = e.signal ? `killed by signal ${e.signal}` : `exited with code ${e.code}`;
     // Queued behind all output already read, so the notice lands after the program's last line.
-    this.screen.write(`\x1b[0m\r\n\x1b[2m[${how} — press Enter to close this pane]\x1b[0m`, () => this.o.onExit(e));
+    this.feed.push(`\x1b[0m\r\n\x1b[2m[${how} — press Enter to close this pane]\x1b[0m`);
+    this.feed.then(() => this.o.onExit(e));
   }
 
   get size(): { cols: number; rows: number } {
@@ -154,6 +161,7 @@ export class PaneRuntime {
   /** Frees the screen; `kill: false` when the caller ends the program itself (server shutdown ends all panes at once). */
   dispose(o: { kill?: boolean } = {}): void {
     if (o.kill ?? true) void this.kill();
+    this.feed.close();
     this.screen.dispose();
   }
 

@@ -68,14 +68,19 @@ export interface SpawnOpts {
 
 /** The most drainBeforeDestroy reads (the kernel holds far less; this bounds a writer that never stops). */
 const MAX_DRAIN = 4 * 1024 * 1024;
+/**
+ * After the child exits, how long the pty may take to report end-of-file (EIO) before what is left is read and it
+ * is closed: only a process that outlived the child and still holds the terminal (a background job) makes it wait.
+ */
+const EXIT_DRAIN_MS = 40;
 
 /**
- * node-pty destroys the pty's socket 200 ms after the child exits (we hold the slave open, so no EIO ends it
- * sooner), dropping whatever was not read yet: a busy or CPU-starved event loop runs that timer before it
- * polls the fd again. So the destroy first reads the rest: the stream's buffer (when paused), then the fd.
+ * node-pty destroys the pty's socket 200 ms after the child exits, dropping whatever was not read yet: a busy or
+ * CPU-starved event loop runs that timer before it polls the fd again. So the destroy first reads the rest: the
+ * stream's buffer (when paused), then the fd.
  */
 function drainBeforeDestroy(p: pty.IPty, deliver: (chunk: Buffer) => void): void {
-  const sock = (p as unknown as { _socket?: { destroy(...a: unknown[]): unknown; read(): unknown; readableLength: number } })._socket;
+  const sock = socketOf(p);
   const fd = (p as unknown as { fd?: number }).fd;
   if (!sock || typeof sock.destroy !== 'function' || typeof fd !== 'number') return;
   const destroy = sock.destroy.bind(sock);
@@ -100,6 +105,27 @@ function drainBeforeDestroy(p: pty.IPty, deliver: (chunk: Buffer) => void): void
   };
 }
 
+type PtySocket = { destroy(...a: unknown[]): unknown; read(): unknown; readableLength: number; destroyed?: boolean };
+const socketOf = (p: pty.IPty) => (p as unknown as { _socket?: PtySocket })._socket;
+
+/**
+ * Calls `cb` as soon as node-pty learns the child exited, before its 200 ms wait for the pty to close: node-pty's
+ * exit handler then (and only then) registers `once('close')` on the terminal, the only place it does.
+ */
+function onChildExit(p: pty.IPty, cb: () => void): void {
+  const t = p as unknown as { once?: (ev: string, l: (...a: unknown[]) => void) => unknown };
+  if (typeof t.once !== 'function') return;
+  const once = t.once.bind(p);
+  let told = false;
+  t.once = (ev, l) => {
+    if (ev === 'close' && !told) {
+      told = true;
+      queueMicrotask(cb);
+    }
+    return once(ev, l);
+  };
+}
+
 export function spawnPty(o: SpawnOpts): PtyProcess {
   const [file, ...args] = o.command;
   // forkpty passes every fd without FD_CLOEXEC to the program: mark them all first (earlier masters, fds the server
@@ -109,7 +135,7 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
   closeOnExec((p as unknown as { fd: number }).fd);
   tell(p.pid, true);
   // Holding the slave side open stops Linux from discarding the last KBs a child writes just before it exits
-  // (node-pty 1.1 loses them otherwise); we close it once node-pty reports the exit.
+  // (node-pty 1.1 loses them otherwise); we close it as soon as the child exits (onChildExit below).
   let slave = -1;
   try {
     slave = openSync((p as unknown as { ptsName: string }).ptsName, constants.O_RDWR | constants.O_NOCTTY);
@@ -128,17 +154,32 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
   drainBeforeDestroy(p, (chunk) => {
     for (const cb of dataCbs) cb(chunk);
   });
+  const closeSlave = () => {
+    if (slave < 0) return;
+    try {
+      closeSync(slave);
+    } catch {
+      /* already closed */
+    }
+    slave = -1;
+  };
+  // The child is gone: let go of the slave, so the master reads what is left and then EIO, which closes it at once
+  // (instead of node-pty's fixed 200 ms wait); if another process still holds the terminal, read the rest and close
+  // after EXIT_DRAIN_MS.
+  onChildExit(p, () => {
+    closeSlave();
+    self.resume();
+    const bound = setTimeout(() => {
+      const sock = socketOf(p);
+      if (sock && !sock.destroyed) sock.destroy();
+    }, EXIT_DRAIN_MS);
+    bound.unref();
+    exitCbs.push(() => clearTimeout(bound));
+  });
   p.onExit(({ exitCode, signal }) => {
     exited = true;
     if (watch) clearInterval(watch);
-    if (slave >= 0) {
-      try {
-        closeSync(slave);
-      } catch {
-        /* already closed */
-      }
-      slave = -1;
-    }
+    closeSlave();
     // While a kill is under way the rest of the session may still be running: the reaper keeps the pid until it is done.
     if (!killing) tell(p.pid, false);
     const e: PtyExit = { code: signal ? null : exitCode, signal: signal || null };

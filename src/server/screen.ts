@@ -174,16 +174,27 @@ export class Screen {
   write(data: Uint8Array | string, cb?: () => void): void {
     if (this.disposed) { if (cb) queueMicrotask(cb); return; }
     const n = typeof data === 'string' ? data.length : data.byteLength;
-    this.term.write(data, () => {
-      this.pending -= n;
-      // onWriteParsed only fires after the whole batch, so mark the change here too: a caller
-      // reading the screen inside its callback must not get a stale cache.
-      this.touch();
-      cb?.();
-    });
-    // Counted only once xterm accepted the data (it throws past 50 MB queued; the callback is
-    // always asynchronous, so it cannot run before this line).
+    // Counted first: after user input xterm parses (and calls back) before write() returns.
     this.pending += n;
+    try {
+      this.term.write(data, () => {
+        this.pending -= n;
+        // onWriteParsed only fires after the whole batch, so mark the change here too: a caller
+        // reading the screen inside its callback must not get a stale cache.
+        this.touch();
+        cb?.();
+      });
+    } catch (err) {
+      this.pending -= n; // xterm refused it (over 50 MB queued)
+      throw err;
+    }
+  }
+
+  /** Parses before returning (parse-feed.ts slices big output): xterm parses at once a write that follows user input. */
+  parseNow(data: Uint8Array | string): void {
+    if (this.disposed) return;
+    this.term.input('', true);
+    this.write(data);
   }
 
   resize(cols: number, rows: number): void {

@@ -1,0 +1,140 @@
+// The parse scheduler: output that finds its queue empty is parsed at once; a flood is parsed in pieces, in turns, in order.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { ParseScheduler, type SyncParser } from '../../src/server/parse-feed.js';
+
+/** A scheduler whose turns run only when the test says (deferred turns queue up) and whose clock parsing advances. */
+function harness(o: { pieceBytes?: number; turnMs?: number; msPerByte?: number } = {}) {
+  let clock = 0;
+  const deferred: Array<() => void> = [];
+  const sched = new ParseScheduler({ pieceBytes: o.pieceBytes ?? 4, turnMs: o.turnMs ?? 10, now: () => clock, defer: (fn) => deferred.push(fn) });
+  const log: string[] = [];
+  const parser = (name: string): SyncParser & { text: string } => {
+    const p = {
+      text: '',
+      parse(d: Uint8Array | string) {
+        const s = typeof d === 'string' ? d : Buffer.from(d).toString('latin1');
+        p.text += s;
+        log.push(`${name}:${s}`);
+        clock += s.length * (o.msPerByte ?? 1);
+      },
+    };
+    return p;
+  };
+  const runTurn = () => {
+    const fn = deferred.shift();
+    assert.ok(fn, 'a turn was scheduled');
+    fn();
+  };
+  return { sched, parser, log, deferred, runTurn, bytes: (s: string) => Buffer.from(s, 'latin1') };
+}
+
+test('output that finds its queue empty is parsed before push() returns, up to one piece', () => {
+  const h = harness({ pieceBytes: 4 });
+  const p = h.parser('a');
+  const f = h.sched.feed(p);
+  f.push(h.bytes('ab'));
+  assert.equal(p.text, 'ab');
+  assert.equal(h.deferred.length, 0, 'nothing left for a turn');
+  f.push(h.bytes('0123456789'));
+  assert.equal(p.text, 'ab0123', 'one piece at once');
+  assert.equal(f.queued, 6);
+  assert.equal(h.deferred.length, 1, 'the rest waits for a turn');
+});
+
+test('a turn stops after turnMs and the next one is scheduled; order and bytes are kept across pieces', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 10 });
+  const p = h.parser('flood');
+  const f = h.sched.feed(p);
+  const data = 'abcdefghijklmnopqrstuvwxyz'.repeat(4);
+  f.push(h.bytes(data));
+  let turns = 0;
+  while (h.deferred.length) {
+    const before = p.text.length;
+    h.runTurn();
+    turns++;
+    // 1 ms per byte, 4-byte pieces: a turn ends at the first piece that reaches 10 ms.
+    assert.ok(p.text.length - before <= 12, `turn ${turns} parsed ${p.text.length - before} bytes`);
+  }
+  assert.equal(p.text, data);
+  assert.equal(f.queued, 0);
+  assert.ok(turns >= 8, `${turns} turns`);
+});
+
+test('a flooding pane does not delay another pane: its output is parsed at once, and in turns it gets every other piece', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 1000 });
+  const flood = h.parser('flood');
+  const echo = h.parser('echo');
+  const ff = h.sched.feed(flood);
+  const fe = h.sched.feed(echo);
+  ff.push(h.bytes('F'.repeat(400)));
+  assert.equal(ff.queued, 396);
+  // Between two turns the event loop reads the other pane's echo: parsed right there, not after the flood.
+  fe.push(h.bytes('x'));
+  assert.equal(echo.text, 'x');
+  // Both busy: they alternate piece by piece.
+  fe.push(h.bytes('y'.repeat(12)));
+  assert.equal(echo.text, 'xyyyy');
+  h.log.length = 0;
+  h.runTurn();
+  assert.deepEqual(h.log.slice(0, 6), ['flood:FFFF', 'echo:yyyy', 'flood:FFFF', 'echo:yyyy', 'flood:FFFF', 'flood:FFFF']);
+  assert.equal(echo.text, 'x' + 'y'.repeat(12));
+  assert.equal(flood.text.length, 400);
+});
+
+test('then() runs once everything pushed before it is parsed, and not before', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 3 });
+  const p = h.parser('a');
+  const f = h.sched.feed(p);
+  let done = 0;
+  f.then(() => done++);
+  assert.equal(done, 1, 'nothing waiting: at once');
+  f.push(h.bytes('0123456789'));
+  f.push('notice');
+  f.then(() => {
+    done++;
+    assert.ok(p.text.endsWith('notice'));
+  });
+  assert.equal(done, 1);
+  while (h.deferred.length) h.runTurn();
+  assert.equal(done, 2);
+  assert.equal(p.text, '0123456789notice');
+});
+
+test('onParsed reports what is still queued (flow control), and close() drops the rest without calling back', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 1000 });
+  const seen: number[] = [];
+  const p = h.parser('a');
+  const f = h.sched.feed(p, (q) => seen.push(q));
+  f.push(h.bytes('0123456789ab'));
+  assert.deepEqual(seen, [8]);
+  let called = false;
+  f.then(() => (called = true));
+  f.close();
+  assert.equal(f.queued, 0);
+  h.runTurn();
+  assert.equal(p.text, '0123');
+  assert.equal(called, false);
+  f.push(h.bytes('more'));
+  assert.equal(p.text, '0123', 'a closed feed takes nothing');
+});
+
+test('a parser that pushes more output while parsing (an answer written back) cannot recurse into itself', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 1000 });
+  const order: string[] = [];
+  let depth = 0;
+  let f!: ReturnType<typeof h.sched.feed>;
+  f = h.sched.feed({
+    parse(d) {
+      depth++;
+      const s = Buffer.from(d as Uint8Array).toString('latin1');
+      order.push(`${s}@${depth}`);
+      if (s === 'ab') f.push(Buffer.from('cd', 'latin1'));
+      depth--;
+    },
+  });
+  f.push(Buffer.from('ab', 'latin1'));
+  // 'cd' found the queue busy (ab was being parsed): it waits for a turn instead of nesting.
+  while (h.deferred.length) h.runTurn();
+  assert.deepEqual(order, ['ab@1', 'cd@1']);
+});
