@@ -103,6 +103,8 @@ export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
 export type InternalAction =
   | { type: 'pane.exited'; pane: string; code: number | null; signal?: number | null }
   | { type: 'pane.title'; pane: string; title: string }
+  /** The pane's worktree and its change summary (src/worktree), or none. */
+  | { type: 'pane.worktree'; pane: string; worktree?: import('./types.js').PaneWorktree }
   /** The pane's foreground program changed (tmux's automatic-rename): shown when nothing better names the pane. */
   | { type: 'pane.foreground'; pane: string; name: string }
   | {
