@@ -73,7 +73,8 @@ export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeR
   const exists = await git(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: repo.top, env: req.env, timeoutMs: 5000 });
   if (exists.exitCode === 0) throw new GitError(`a branch named ${branch} already exists: give another name (--worktree NAME) or delete it`, 'branch_exists');
   const repoKey = `${slug(basename(repo.top))}-${createHash('sha256').update(repo.commonDir).digest('hex').slice(0, 8)}`;
-  const path = join(req.root, repoKey, `${slug(branch.replace(/\//g, '-'))}-${id}`);
+  const leaf = slug(branch.replace(/\//g, '-'));
+  const path = join(req.root, repoKey, leaf.endsWith(id) ? leaf : `${leaf}-${id}`);
   if (existsSync(path)) throw new GitError(`${path} already exists`, 'worktree_exists');
   const add = await git(['worktree', 'add', '--quiet', '-b', branch, path, repo.head], { cwd: repo.top, env: req.env, timeoutMs: 60_000 });
   if (add.exitCode !== 0) {
