@@ -93,6 +93,8 @@ export const actionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('episode.start'), pane: paneIdSchema, goalId: goalIdSchema, rlm: z.boolean().default(true) }),
   /** The episode's program ended: its sub-harness children are closed (unless limits.keep_children). */
   z.object({ type: z.literal('episode.end'), pane: paneIdSchema }),
+  /** Review the pane's worktree (prefix D): the server opens `castellan review` for it (src/worktree/open-review.ts), never the reducer. */
+  z.object({ type: z.literal('worktree.review'), ...paneTarget }),
 ]);
 
 export type Action = z.input<typeof actionSchema>;

@@ -52,8 +52,8 @@ export type AgentStartParams = {
   focus?: boolean;
   /** Start it as a sub-harness pane of this pane (which must be in a recursive episode). */
   parent?: string;
-  /** In a new git worktree: true for a default branch name, or the branch to create. */
-  worktree?: true | string;
+  /** In a new git worktree: true for a default branch name, or the branch to create; false: not even if the definition asks. */
+  worktree?: boolean | string;
 };
 
 const bounded = <T>(p: Promise<T>, ms: number): Promise<T | undefined> => {
@@ -116,7 +116,8 @@ export class AgentManager {
     const def = agents.find((a) => a.name === p.name);
     if (!def) throw new ApiError('invalid_params', `no agent named "${p.name}" (castellan agent list shows them)`);
     if (!def.startable) throw new ApiError('denied', `agent "${def.name}" cannot start: ${def.reason}`);
-    const wt: WorktreeStart | undefined = p.worktree ? await startInWorktree(this.worktrees, { cwd, worktree: p.worktree, agent: def.name, parent: p.parent }) : undefined;
+    const want = p.worktree ?? def.worktree;
+    const wt: WorktreeStart | undefined = want ? await startInWorktree(this.worktrees, { cwd, worktree: want, agent: def.name, parent: p.parent }) : undefined;
     const agentId = this.newId(def.name);
     const scope = this.registry.register(agentId, def.hooksValid ? def.hooks : {}, { agentType: def.name, kind: def.kind, cwd: wt?.cwd ?? cwd, file: def.file });
     let ended!: Promise<string>;

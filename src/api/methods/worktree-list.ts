@@ -12,8 +12,8 @@ export function worktreesOf(session: SessionApi): NonNullable<NonNullable<Sessio
   return w;
 }
 
-/** `true` for a default branch name, or the branch to create (checked again with git check-ref-format). */
-export const worktreeParam = z.union([z.literal(true), z.string().min(1).max(200)]);
+/** `true` for a default branch name, or the branch to create (checked again with git check-ref-format); false: none. */
+export const worktreeParam = z.union([z.boolean(), z.string().min(1).max(200)]);
 export const worktreeResult = z.object({ id: z.string(), branch: z.string(), path: z.string(), base: z.string() });
 
 /** Which worktree: the pane working in it, or its id / branch (for one whose pane is closed). */

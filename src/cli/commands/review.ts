@@ -26,6 +26,8 @@ export default defineCommand({
     discard: { type: 'boolean' },
     diff: { type: 'boolean' },
     json: { type: 'boolean' },
+    // prefix D runs the review in a pane of its own: quitting closes that pane.
+    close: { type: 'boolean' },
   },
   run: async (ctx, { values }) => {
     const pane = paneArg(ctx, values.pane);
@@ -40,7 +42,10 @@ export default defineCommand({
       const scripted = values.commit !== undefined || chosen.length > 0 || values.diff || values.json || !process.stdin.isTTY || !process.stdout.isTTY;
       if (!scripted) {
         const { runReview } = await import('../../worktree/review/tui.js');
-        return await runReview({ call, target, env: ctx.env, stdin: process.stdin, stdout: process.stdout });
+        const code = await runReview({ call, target, env: ctx.env, stdin: process.stdin, stdout: process.stdout });
+        const own = ctx.env.CASTELLAN_PANE_ID;
+        if (values.close && own) await call('pane.close', { pane_id: own }).catch(() => undefined);
+        return code;
       }
       let code: number = EXIT.ok;
       const results: Record<string, unknown> = {};
