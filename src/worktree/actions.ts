@@ -47,9 +47,9 @@ async function conflicts(repo: string, ours: string, theirs: string): Promise<{ 
 
 /** Where the base branch is checked out, if anywhere. */
 async function checkedOutAt(r: WorktreeRecord): Promise<string | undefined> {
-  const l = await gitOk(['worktree', 'list', '--porcelain'], { cwd: r.repo, what: 'git worktree list' });
+  const l = await gitOk(['worktree', 'list', '--porcelain', '-z'], { cwd: r.repo, what: 'git worktree list' });
   let path: string | undefined;
-  for (const line of l.split('\n')) {
+  for (const line of l.split('\0')) {
     if (line.startsWith('worktree ')) path = line.slice(9);
     else if (line === `branch refs/heads/${r.base}`) return path;
   }

@@ -16,10 +16,12 @@ export interface RepoInfo {
 /** The repository `cwd` is in, or a clear error outside one. */
 export async function repoAt(cwd: string, env?: NodeJS.ProcessEnv): Promise<RepoInfo> {
   if (!existsSync(cwd)) throw new GitError(`${printable(cwd)} does not exist`, 'invalid_params');
-  const r = await git(['rev-parse', '--show-toplevel', '--git-common-dir'], { cwd, env, timeoutMs: 5000 });
+  // One question per call: a path may hold a newline, so two answers on one output could not be told apart.
+  const r = await git(['rev-parse', '--show-toplevel'], { cwd, env, timeoutMs: 5000 });
   if (r.spawnError) throw new GitError('git is not installed (or not on PATH): --worktree needs it', 'git_missing');
   if (r.exitCode !== 0) throw new GitError(`${printable(cwd)} is not inside a git repository: --worktree needs one (git init, or start the agent from a repository)`, 'not_a_repository');
-  const [top, common] = r.stdout.replace(/\n$/, '').split('\n');
+  const top = r.stdout.replace(/\n$/, '');
+  const common = top ? (await gitOk(['rev-parse', '--git-common-dir'], { cwd: top, env, what: 'git rev-parse' })).replace(/\n$/, '') : '';
   if (!top) throw new GitError(`${printable(cwd)} is in a bare repository or a .git directory: --worktree needs a working tree`, 'not_a_repository');
   const h = await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd: top, env, timeoutMs: 5000 });
   if (h.exitCode !== 0) throw new GitError(`the repository at ${printable(top)} has no commits yet: commit something first, a worktree starts from HEAD`, 'no_commits');
@@ -83,7 +85,7 @@ export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeR
   }
   const rec = { id, path, branch, repo: repo.top, commonDir: repo.commonDir, base: repo.branch, baseCommit: repo.head, ...(req.agent ? { agent: req.agent } : {}), createdAt: Date.now() };
   try {
-    const gitDir = (await gitOk(['rev-parse', '--absolute-git-dir'], { cwd: path, env: req.env })).trim();
+    const gitDir = (await gitOk(['rev-parse', '--absolute-git-dir'], { cwd: path, env: req.env })).replace(/\n$/, '');
     const marker: Marker = { castellan: 1, branch, base: repo.branch, path, id };
     writeFileSync(join(gitDir, MARKER_FILE), JSON.stringify(marker) + '\n', { mode: 0o600 });
   } catch (e) {
