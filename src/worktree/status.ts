@@ -90,7 +90,16 @@ export async function summarize(r: WorktreeRecord): Promise<ChangeSummary> {
 /** The diff against the base, as a patch (what the review pipes to the pager); untracked files are listed, not diffed. */
 export async function diffText(r: WorktreeRecord, o: { color?: boolean; maxBytes?: number } = {}): Promise<string> {
   const base = await compareBase(r);
-  const out = await gitOk(['diff', '--no-ext-diff', '--no-textconv', `--color=${o.color ? 'always' : 'never'}`, '--stat', '--patch', base], { cwd: r.path, what: 'git diff' });
+  const color = `--color=${o.color ? 'always' : 'never'}`;
+  let out = await gitOk(['diff', '--no-ext-diff', '--no-textconv', color, '--stat', '--patch', base], { cwd: r.path, what: 'git diff' });
+  // New files the agent has not added: shown as additions too (git diff alone leaves them out), a bounded few.
+  const status = await gitOk(['status', '--porcelain=v2', '-z', '--untracked-files=all'], { cwd: r.path, what: 'git status' });
+  const untracked = status.split('\0').filter((e) => e.startsWith('? ')).map((e) => e.slice(2));
+  for (const p of untracked.slice(0, UNTRACKED_READ.files)) {
+    if (o.maxBytes && out.length > o.maxBytes) break;
+    out += (await git(['diff', '--no-ext-diff', '--no-textconv', color, '--no-index', '--', '/dev/null', p], { cwd: r.path })).stdout;
+  }
+  if (untracked.length > UNTRACKED_READ.files) out += `\n… and ${untracked.length - UNTRACKED_READ.files} more new files\n`;
   return o.maxBytes && out.length > o.maxBytes ? `${out.slice(0, o.maxBytes)}\n… (diff cut at ${o.maxBytes} bytes)\n` : out;
 }
 

@@ -7,7 +7,9 @@ interface Row { id: string; branch: string; base: string; path: string; pane_id:
 export function stateOf(w: Row): string {
   if (w.summary?.missing) return 'deleted by hand';
   if (w.clean === null) return '?';
-  return [w.clean ? 'clean' : `${w.summary?.uncommitted ?? '?'} uncommitted`, w.merged ? 'merged' : `${w.summary?.ahead ?? 0} unmerged`].join(', ');
+  if (w.clean && w.merged) return 'clean, merged';
+  const ahead = w.summary?.ahead ?? 0;
+  return [...(w.clean ? [] : [`${w.summary?.uncommitted ?? '?'} uncommitted`]), ...(w.merged ? [] : [`${ahead} unmerged commit${ahead === 1 ? '' : 's'}`])].join(', ');
 }
 
 export default defineCommand({

@@ -66,14 +66,20 @@ export async function runReview(io: ReviewIo): Promise<number> {
     stdin.setRawMode?.(false);
     stdout.write('\x1b[H\x1b[2J');
     // The user's own pager (their environment, not the repository's): a shell command line, as git runs it.
+    const t0 = Date.now();
     await new Promise<void>((resolve) => {
-      const p = spawn('/bin/sh', ['-c', pagerCommand(io.env)], { stdio: ['pipe', 'inherit', 'inherit'], env: { ...io.env, LESS: io.env.LESS ?? 'FRX' } });
+      const p = spawn('/bin/sh', ['-c', pagerCommand(io.env)], { stdio: ['pipe', 'inherit', 'inherit'], env: { ...io.env, LESS: io.env.LESS ?? 'RX' } });
       p.stdin.on('error', () => undefined);
       p.stdin.end(diff || '(no changes against the base)\n');
       p.on('exit', () => resolve());
       p.on('error', () => resolve());
     });
     stdin.setRawMode?.(true);
+    // A pager that quits at once on a short diff (less -F, delta's default) would leave it on screen for no time at all.
+    if (Date.now() - t0 < 1500) {
+      stdout.write('\r\n(end of the diff: press a key to go back to the review)');
+      await new Promise((r) => stdin.once('data', r));
+    }
   };
 
   stdin.setRawMode?.(true);
