@@ -148,6 +148,23 @@ describe('a worktree per agent', () => {
     assert.equal(panes(), n, 'no pane opened');
   });
 
+  test('a delegated child (--parent) gets its own worktree, branched from its parent\'s', async () => {
+    const parent = await api.request<Started>('agent.start', { name: 'editor', cwd: repo, worktree: 'parent-wt' }, { timeoutMs: 60_000 });
+    await api.request('episode.start', { pane_id: parent.pane_id, goal_id: 'g-wt', rlm: true });
+    await waitFor(() => screen(parent.pane_id).includes('READY'), { timeoutMs: 10_000 });
+    await send(parent.pane_id, 'WRITE p.txt parent work', 1);
+    await send(parent.pane_id, 'COMMIT parent', 2);
+    // No cwd: the child starts from its parent pane's directory, so its base is the parent's branch.
+    const child = await api.request<Started>('agent.start', { name: 'editor', parent: parent.pane_id, worktree: true }, { timeoutMs: 60_000 });
+    assert.equal(child.worktree.base, 'parent-wt');
+    assert.notEqual(child.worktree.path, parent.worktree.path);
+    assert.ok(existsSync(join(child.worktree.path, 'p.txt')), 'the child starts from the parent\'s commit');
+    const list = await api.request<{ worktrees: Array<{ branch: string; parent: string | null }> }>('worktree.list', {});
+    assert.equal(list.worktrees.find((w) => w.branch === child.worktree.branch)?.parent, parent.pane_id);
+    await api.request('worktree.discard', { pane_id: child.pane_id });
+    await api.request('worktree.discard', { pane_id: parent.pane_id });
+  });
+
   test('pane.split --worktree, and a repository hook does not run when castellan makes the worktree', async () => {
     const { writeFileSync, chmodSync } = await import('node:fs');
     const hook = join(repo, '.git', 'hooks', 'post-checkout');
