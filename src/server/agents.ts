@@ -17,8 +17,7 @@ import { deliverFirst, rememberTyped, typeInto } from './agent-delivery.js';
 import type { SplitAction } from '../core/reduce-panes.js';
 import { unsupportedStages } from '../integrations/matrix.js';
 import { unsupportedEvent } from './stage-warnings.js';
-import { WorktreeManager } from '../worktree/index.js';
-import { startInWorktree, type WorktreeStart } from '../worktree/start.js';
+import { startInWorktree, WorktreeManager, type WorktreeStart } from '../worktree/index.js';
 
 /** How long a SessionStart answer waits for SubagentStart hooks (Claude gives its hook 10 s in all). */
 const FIRST_WAIT_MS = 8000;

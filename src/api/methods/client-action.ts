@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { actionSchema } from '../../core/actions.js';
 import { defineMethod } from '../define-method.js';
 import { ApiError } from '../protocol.js';
-import { openReview } from '../../worktree/open-review.js';
+import { openReview } from '../../worktree/index.js';
 
 export default defineMethod({
   name: 'client.action',

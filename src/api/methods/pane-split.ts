@@ -1,9 +1,10 @@
 // pane.split: open a new pane beside an existing one, running a shell or a given command.
 import { z } from 'zod';
 import { directionSchema, paneIdSchema } from '../../core/actions.js';
+import type { SessionApi } from '../context.js';
 import { defineMethod } from '../define-method.js';
 import { episodesOf } from './episode-get.js';
-import { startInWorktree } from '../../worktree/start.js';
+import { startInWorktree } from '../../worktree/index.js';
 import { worktreeParam, worktreeResult, worktreesOf } from './worktree-list.js';
 
 export default defineMethod({
@@ -26,7 +27,10 @@ export default defineMethod({
     .strict(),
   result: z.object({ pane_id: z.string(), window_id: z.string(), parent: z.string().optional(), depth: z.number().optional(), goal_id: z.string().optional(), worktree: worktreeResult.optional() }),
   handler: async ({ session }, p) => {
-    const from = p.cwd ?? (p.pane_id ? session.paneInfo(p.pane_id)?.cwd : undefined) ?? session.state().panes[p.pane_id ?? '']?.cwd ?? process.cwd();
+    // The repository is the one the split pane is in (as for the new pane's cwd): the given pane, else the current window's active one.
+    const st = session.state();
+    const near = p.pane_id ?? st.windows[st.currentWindow ?? '']?.active ?? '';
+    const from = p.cwd ?? session.paneInfo(near)?.cwd ?? st.panes[near]?.cwd ?? process.cwd();
     const wt = p.worktree ? await startInWorktree(worktreesOf(session), { cwd: from, worktree: p.worktree, parent: p.sub_harness ? p.pane_id : undefined }) : undefined;
     try {
       const r = await split(session, { ...p, ...(wt ? { cwd: wt.cwd, env: { ...p.env, ...wt.env } } : {}) });
@@ -40,31 +44,31 @@ export default defineMethod({
 
 type SplitParams = { pane_id?: string; direction: 'left' | 'right' | 'up' | 'down'; command?: string[]; cwd?: string; name?: string; env?: Record<string, string>; percent?: number; focus?: boolean; sub_harness: boolean };
 
-async function split(session: Parameters<typeof episodesOf>[0], p: SplitParams) {
-    if (p.sub_harness) {
-      const r = await episodesOf(session).split({
-        type: 'pane.split',
-        pane: p.pane_id,
-        command: p.command,
-        cwd: p.cwd,
-        name: p.name,
-        env: p.env,
-        subHarness: true,
-        detached: p.focus !== true,
-      });
-      const x = r.result as { pane: string; window: string; parent: string; depth: number; goal_id: string };
-      return { pane_id: x.pane, window_id: x.window, parent: x.parent, depth: x.depth, goal_id: x.goal_id };
-    }
-    const r = session.dispatch({
+async function split(session: SessionApi, p: SplitParams) {
+  if (p.sub_harness) {
+    const r = await episodesOf(session).split({
       type: 'pane.split',
       pane: p.pane_id,
-      direction: p.direction,
       command: p.command,
       cwd: p.cwd,
       name: p.name,
       env: p.env,
-      percent: p.percent,
-      detached: p.focus === false,
+      subHarness: true,
+      detached: p.focus !== true,
     });
-    return { pane_id: String(r.result?.pane), window_id: String(r.result?.window) };
+    const x = r.result as { pane: string; window: string; parent: string; depth: number; goal_id: string };
+    return { pane_id: x.pane, window_id: x.window, parent: x.parent, depth: x.depth, goal_id: x.goal_id };
+  }
+  const r = session.dispatch({
+    type: 'pane.split',
+    pane: p.pane_id,
+    direction: p.direction,
+    command: p.command,
+    cwd: p.cwd,
+    name: p.name,
+    env: p.env,
+    percent: p.percent,
+    detached: p.focus === false,
+  });
+  return { pane_id: String(r.result?.pane), window_id: String(r.result?.window) };
 }
