@@ -34,7 +34,9 @@ export interface EventFilter {
 /** Agent definitions and running agents (implemented by src/server/agents.ts; results are the methods' schemas). */
 export interface AgentsApi {
   list(p: { cwd?: string; paneId?: string }): unknown;
-  start(p: { name: string; cwd?: string; pane?: string; prompt?: string; direction?: 'left' | 'right' | 'up' | 'down'; focus?: boolean; parent?: string }): Promise<unknown>;
+  start(p: { name: string; cwd?: string; pane?: string; prompt?: string; direction?: 'left' | 'right' | 'up' | 'down'; focus?: boolean; parent?: string; worktree?: boolean | string }): Promise<unknown>;
+  /** Agents' git worktrees (worktree.* methods, `worktree` of pane.split). */
+  readonly worktrees?: import('../worktree/index.js').WorktreeManager;
   hook(p: { agentId: string; hookType: 'SubagentStart' | 'UserPromptSubmit' | 'SubagentStop' | 'PostSampling' | 'SessionStart'; payload?: Record<string, unknown>; paneId?: string }): Promise<unknown>;
   prompt(p: { agentId?: string; paneId?: string; text: string }): Promise<unknown>;
 }

@@ -17,6 +17,14 @@ export const ERROR_CODES = [
   'internal_error',
   'shutting_down',
   'denied',
+  // src/worktree: no repository at the pane's cwd; a pane or id that is not an agent worktree; a refusal that left the
+  // repository as it was (data.reason: dirty_base, branch_exists, unsupported_repo, uncommitted, worktree_missing, ...);
+  // another git operation running on the repository; git itself failing.
+  'not_a_repository',
+  'not_a_worktree',
+  'worktree_refused',
+  'busy',
+  'git_failed',
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 

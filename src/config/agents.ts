@@ -28,6 +28,8 @@ const frontSchema = z.looseObject({
   command: z.string().trim().min(1, 'the command is empty (leave it out to run the agent named by `agent` or the default)').max(MAX_COMMAND).optional(),
   agent: z.enum(AGENT_KINDS).optional(),
   hooks: z.unknown().optional(),
+  // Start it in a git worktree of its own by default (agent.start / prefix a), as `--worktree` does.
+  worktree: z.boolean().optional(),
 });
 
 /** Where the program of a definition came from: its `command`, its `agent`, `[agents] default`, the first on PATH, or nowhere. */
@@ -49,6 +51,8 @@ export interface AgentDefinition {
   hooks: AgentHooks;
   /** false: the hooks block was invalid and is skipped (see the diagnostics). */
   hooksValid: boolean;
+  /** Starts in a new git worktree unless the start says otherwise (src/worktree). */
+  worktree?: boolean;
 }
 
 export interface ListedAgent extends AgentDefinition {
@@ -151,6 +155,7 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
     sha256,
     hooks,
     hooksValid,
+    ...(front.data.worktree ? { worktree: true } : {}),
   };
   return { agent, diagnostics };
 }

@@ -86,6 +86,9 @@ export const CONFIG_SHAPE = {
   governance: z.object({
     plan_verify: z.object({ enabled: bool(), high_risk_tools: strList(), allowlisted_tools: strList() }),
     permissions: z.record(z.string(), oneOf(PERMISSIONS)),
+    // Only for calls made inside an agent's git worktree (src/worktree): a tool name, or a command's first words
+    // ("git push"), mapped to a permission; the stricter of it and [governance.permissions] applies.
+    worktree: z.record(z.string().max(200), oneOf(PERMISSIONS)),
   }),
   // `default`: the program of an agent definition that names none. Per-agent tables are validated by the agents
   // module; this layer only insists they are tables.
@@ -118,6 +121,7 @@ export const DEFAULT_CONFIG: Config = {
   governance: {
     plan_verify: { enabled: false, high_risk_tools: ['shell', 'exec'], allowlisted_tools: [] },
     permissions: { default: 'allow' },
+    worktree: {},
   },
   agents: {},
   limits: { max_depth: 3, max_children: 8, keep_children: false },

@@ -93,6 +93,8 @@ export const actionSchema = z.discriminatedUnion('type', [
   z.object({ type: z.literal('episode.start'), pane: paneIdSchema, goalId: goalIdSchema, rlm: z.boolean().default(true) }),
   /** The episode's program ended: its sub-harness children are closed (unless limits.keep_children). */
   z.object({ type: z.literal('episode.end'), pane: paneIdSchema }),
+  /** Review the pane's worktree (prefix D): the server opens `castellan review` for it (src/worktree/open-review.ts), never the reducer. */
+  z.object({ type: z.literal('worktree.review'), ...paneTarget }),
 ]);
 
 export type Action = z.input<typeof actionSchema>;
@@ -103,6 +105,8 @@ export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
 export type InternalAction =
   | { type: 'pane.exited'; pane: string; code: number | null; signal?: number | null }
   | { type: 'pane.title'; pane: string; title: string }
+  /** The pane's worktree and its change summary (src/worktree), or none. */
+  | { type: 'pane.worktree'; pane: string; worktree?: import('./types.js').PaneWorktree }
   /** The pane's foreground program changed (tmux's automatic-rename): shown when nothing better names the pane. */
   | { type: 'pane.foreground'; pane: string; name: string }
   | {

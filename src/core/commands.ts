@@ -131,6 +131,7 @@ export const COMMANDS: CommandSpec[] = [
   spec('client.paste', 'client.paste', 'Paste castellan\'s buffer into the focused pane', (a, t) => client('client.paste', a, t)),
   spec('client.agent-picker', 'client.agent-picker', 'Pick an agent definition to launch in a new pane', (a, t) => client('client.agent-picker', a, t)),
   spec('client.redraw', 'client.redraw', 'Redraw the whole screen', (a, t) => client('client.redraw', a, t)),
+  spec('worktree.review', 'worktree.review', 'Review the focused agent\'s worktree: diff, commit, merge, rebase, discard', noArgs('worktree.review')),
   spec('client.jump-waiting', 'client.jump-waiting', 'Jump to the pane whose agent most recently needs you', (a, t) => client('client.jump-waiting', a, t)),
   spec('client.choose-tree', 'client.choose-tree [sessions|windows]', 'Choose a pane from the session/window/pane tree: badges, messages, / filter, n needs-me, preview (tmux choose-tree)', (a, t) =>
     a.length <= 1 && (a[0] === undefined || a[0] === 'sessions' || a[0] === 'windows') ? client('client.choose-tree', a.length ? a : ['windows'], t) : { ok: false, error: 'expected sessions or windows' }),

@@ -244,6 +244,11 @@ export function reducePaneAction(d: Draft, a: AnyAction): void {
       if (title !== (p.programTitle ?? '')) putPane(d, { ...p, programTitle: title || undefined });
       return;
     }
+    case 'pane.worktree': {
+      const p = d.state.panes[a.pane];
+      if (p) putPane(d, { ...p, worktree: a.worktree });
+      return;
+    }
     default:
       fail(d, 'invalid_params', `unknown pane action ${a.type}`);
   }

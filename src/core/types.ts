@@ -82,6 +82,17 @@ export interface PaneState {
   parent?: PaneId;
   /** The recursive episode this pane belongs to: a root (`castellan run --rlm`, depth 0) or a sub-harness (depth >= 1). */
   episode?: EpisodeInfo;
+  /** The agent's own git worktree (src/worktree): its branch and change summary, for the border. */
+  worktree?: PaneWorktree;
+}
+
+export interface PaneWorktree {
+  branch: string;
+  files: number;
+  added: number;
+  removed: number;
+  ahead: number;
+  missing?: boolean;
 }
 
 export interface EpisodeInfo {

@@ -21,6 +21,8 @@ export interface PaneView {
   parent?: string;
   /** The pane's delegation tree below it (sub-harness panes, theirs too), rolled up for its border. */
   children?: ChildrenRollup;
+  /** The agent's git worktree: branch and change summary. */
+  worktree?: import('./types.js').PaneWorktree;
 }
 
 export interface ChildrenRollup {
@@ -98,6 +100,7 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
       waiting: !!p.agent.waitMark,
       ...(p.parent ? { parent: p.parent } : {}),
       ...(children ? { children } : {}),
+      ...(p.worktree ? { worktree: p.worktree } : {}),
     });
   }
   const counts = zeroCounts();

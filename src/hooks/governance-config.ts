@@ -30,6 +30,8 @@ export function effectiveGovernance(loaded: Pick<LoadedConfig, 'layers'>): Gover
       const current = Object.hasOwn(g.permissions, tool) ? g.permissions[tool] : (g.permissions.default ?? 'allow');
       g.permissions[tool] = stricter(current, p);
     }
+    // Worktree rules only ever tighten (the stricter of them and the tool's permission applies), so an untrusted file's rows count as they are, made stricter still.
+    for (const [key, p] of Object.entries(over.worktree ?? {})) if (p) g.worktree[key] = stricter(g.worktree[key] ?? 'allow', p);
     const pv = over.plan_verify;
     if (pv?.enabled === true) g.plan_verify.enabled = true;
     for (const t of pv?.high_risk_tools ?? []) if (!g.plan_verify.high_risk_tools.includes(t)) g.plan_verify.high_risk_tools.push(t);

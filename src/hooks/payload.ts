@@ -22,6 +22,9 @@ export interface HookContext {
   depth?: number;
   /** SessionStart of an agent resumed into its earlier conversation after a restart. */
   resumed?: boolean;
+  /** The agent's git worktree and branch when `cwd` is inside one castellan made (src/worktree). */
+  worktree?: string;
+  branch?: string;
 }
 
 /** Variables a hook inherits from castellan's environment; everything else (tokens, keys) stays out. */
@@ -31,7 +34,7 @@ const DEFAULT_PATH = '/usr/local/bin:/usr/bin:/bin';
 
 /** The one JSON line a hook reads on stdin. Fields are always present (null when unknown). */
 export function buildPayload(c: HookContext, now = new Date()): Record<string, unknown> {
-  const common = { event: c.event, pane_id: c.paneId ?? null, session: c.session, cwd: c.cwd, timestamp: now.toISOString() };
+  const common = { event: c.event, pane_id: c.paneId ?? null, session: c.session, cwd: c.cwd, worktree: c.worktree ?? null, branch: c.branch ?? null, timestamp: now.toISOString() };
   switch (c.event) {
     case 'SessionStart':
       return { ...common, goal_id: c.goalId ?? null, plugin: c.plugin ?? null, parent_pane: c.parentPane ?? null, depth: c.depth ?? null, resumed: c.resumed ?? false };
@@ -61,6 +64,8 @@ export function hookEnv(base: NodeJS.ProcessEnv, c: HookContext, extra: { hookId
     CASTELLAN_GOAL_ID: c.goalId,
     CASTELLAN_PLUGIN: c.plugin,
     CASTELLAN_CWD: c.cwd,
+    CASTELLAN_WORKTREE: c.worktree,
+    CASTELLAN_BRANCH: c.branch,
     CASTELLAN_PROJECT_ROOT: extra.projectRoot,
     CASTELLAN_CONFIG_FILE: extra.configFile,
   });

@@ -3,7 +3,8 @@ import { eventScope, runHooks, type GovEvent } from './aggregate.js';
 import { prepare, type Gov, type GovernOptions } from './context.js';
 import type { HookContext } from './payload.js';
 import { planFromEnvelope } from './plan-verify.js';
-import { permissionFor, planRequired } from './policy.js';
+import { permissionFor, planRequired, worktreePermission } from './policy.js';
+import { agentWorktreeAt } from '../worktree/where.js';
 
 export type { GovernOptions } from './context.js';
 export type { GovEvent } from './aggregate.js';
@@ -81,8 +82,21 @@ export interface SessionEndInput {
 
 const goalFrom = (g: Gov, explicit?: string) => explicit ?? (g.env.CASTELLAN_GOAL_ID || undefined);
 
+/** Hooks learn whether the call happens in an agent's worktree (from the marker git keeps for it, not from the caller's word). */
 function hookCtx(g: Gov, c: Omit<HookContext, 'session' | 'socket'>): HookContext {
-  return { ...c, session: g.paths.session, socket: g.paths.socket };
+  const wt = agentWorktreeAt(c.cwd);
+  return { ...c, session: g.paths.session, socket: g.paths.socket, ...(wt ? { worktree: wt.worktree, branch: wt.branch } : {}) };
+}
+
+const RANK = { allow: 0, prompt: 1, deny: 2 } as const;
+
+/** The tool's permission, made stricter by `[governance.worktree]` when the call runs inside an agent's worktree. */
+function permissionIn(g: Gov, tool: string, argv: readonly string[], cwd: string) {
+  const base = permissionFor(tool, g.governance.permissions);
+  const wt = Object.keys(g.governance.worktree ?? {}).length ? agentWorktreeAt(cwd) : undefined;
+  const w = wt ? worktreePermission(tool, argv, g.governance.worktree) : undefined;
+  if (w && RANK[w.permission] > RANK[base.permission]) return { permission: w.permission, row: `[governance.worktree] "${w.rule}" = "${w.permission}", in the agent worktree of ${wt!.branch}` };
+  return { permission: base.permission, row: `[governance.permissions] ${base.rule} = "${base.permission}"` };
 }
 
 function stepFrom(toolInput: unknown): string | undefined {
@@ -112,10 +126,8 @@ export async function governPreToolUse(input: PreToolUseInput, opts: GovernOptio
     return { decision, source, ...(reason ? { reason } : {}), events: g.events };
   };
   try {
-    const { permission, rule } = permissionFor(input.tool, g.governance.permissions);
-    if (permission === 'deny') {
-      return await finish('deny', 'policy', `the permission policy denies ${input.tool} ([governance.permissions] ${rule} = "deny")`, permission);
-    }
+    const { permission, row } = permissionIn(g, input.tool, argv, input.cwd);
+    if (permission === 'deny') return await finish('deny', 'policy', `the permission policy denies ${input.tool} (${row})`, permission);
     const hooks = await runHooks(g.hooks, hookCtx(g, { event: 'PreToolUse', cwd: input.cwd, paneId: input.paneId, tool: input.tool, argv, agentId: input.agentId, goalId }), input.tool, {
       env: g.env,
       stopOnFailure: true,

@@ -55,6 +55,8 @@ const ROWS: Row[] = [
   // j for "jump": unbound in tmux, and on the home row for the key you press most when agents wait.
   ['j', 'client.jump-waiting', 'Jump to the agent that most recently needs you', AGENTS],
   ['W', 'agent.wait', 'Notify me when this pane\'s agent is next idle or done', AGENTS],
+  // D for "diff": tmux's choose-client, which castellan has no use for (clients are not chosen, they attach).
+  ['D', 'worktree.review', 'Review this agent\'s worktree: diff, commit, merge into base, rebase, discard', AGENTS],
   ['R', 'agent.reset', 'Forget the reported agent state (back to screen heuristics)', AGENTS],
 
   ['[', 'client.copy-mode', 'Copy mode: scroll, search, select', COPY],

@@ -17,6 +17,7 @@ import { deliverFirst, rememberTyped, typeInto } from './agent-delivery.js';
 import type { SplitAction } from '../core/reduce-panes.js';
 import { unsupportedStages } from '../integrations/matrix.js';
 import { unsupportedEvent } from './stage-warnings.js';
+import { startInWorktree, WorktreeManager, type WorktreeStart } from '../worktree/index.js';
 
 /** How long a SessionStart answer waits for SubagentStart hooks (Claude gives its hook 10 s in all). */
 const FIRST_WAIT_MS = 8000;
@@ -41,7 +42,6 @@ export interface AgentHost {
 
 export type HookKind = AgentHookType | 'SessionStart';
 
-
 export type AgentStartParams = {
   name: string;
   cwd?: string;
@@ -51,6 +51,8 @@ export type AgentStartParams = {
   focus?: boolean;
   /** Start it as a sub-harness pane of this pane (which must be in a recursive episode). */
   parent?: string;
+  /** In a new git worktree: true for a default branch name, or the branch to create; false: not even if the definition asks. */
+  worktree?: boolean | string;
 };
 
 const bounded = <T>(p: Promise<T>, ms: number): Promise<T | undefined> => {
@@ -62,6 +64,8 @@ const norm = (s: string) => s.replace(/\s+/g, ' ').trim();
 
 export class AgentManager {
   readonly registry = new AgentHookRegistry();
+  /** Agents' git worktrees (src/worktree): the pane.split and worktree.* methods reach them here too. */
+  readonly worktrees: WorktreeManager;
   /** Resolves each running agent's end (with why it ended). */
   private readonly enders = new Map<string, (why: string) => void>();
   private readonly unlisten: () => void;
@@ -69,6 +73,7 @@ export class AgentManager {
 
   constructor(private readonly h: AgentHost) {
     this.unlisten = h.listen((e) => this.onEvent(e));
+    this.worktrees = new WorktreeManager({ stateDir: h.paths.stateDir, session: h.paths.session, env: h.env, state: h.state, dispatch: h.dispatch, emit: h.emit, listen: h.listen, log: h.log });
   }
 
   private onEvent(e: StampedEvent): void {
@@ -102,7 +107,7 @@ export class AgentManager {
   }
 
   /** Starts a definition in a new pane (beside `pane`, or the active one). The hooks live exactly as long as the agent. */
-  async start(p: AgentStartParams): Promise<{ agent_id: string; agent_type: string; pane_id: string; window_id: string; kind: string; delivery: string }> {
+  async start(p: AgentStartParams): Promise<{ agent_id: string; agent_type: string; pane_id: string; window_id: string; kind: string; delivery: string; worktree?: unknown }> {
     if (this.disposed) throw new ApiError('shutting_down', 'the server is stopping');
     const target = p.parent ?? (p.pane && p.pane !== 'new' ? p.pane : undefined);
     const cwd = this.cwdFor({ cwd: p.cwd, paneId: target });
@@ -110,22 +115,16 @@ export class AgentManager {
     const def = agents.find((a) => a.name === p.name);
     if (!def) throw new ApiError('invalid_params', `no agent named "${p.name}" (castellan agent list shows them)`);
     if (!def.startable) throw new ApiError('denied', `agent "${def.name}" cannot start: ${def.reason}`);
+    const want = p.worktree ?? def.worktree;
+    const wt: WorktreeStart | undefined = want ? await startInWorktree(this.worktrees, { cwd, worktree: want, agent: def.name, parent: p.parent }) : undefined;
     const agentId = this.newId(def.name);
-    const scope = this.registry.register(agentId, def.hooksValid ? def.hooks : {}, { agentType: def.name, kind: def.kind, cwd, file: def.file });
+    const scope = this.registry.register(agentId, def.hooksValid ? def.hooks : {}, { agentType: def.name, kind: def.kind, cwd: wt?.cwd ?? cwd, file: def.file });
     let ended!: Promise<string>;
     let result: ReduceResult;
     try {
       ended = new Promise<string>((r) => this.enders.set(agentId, r));
-      const split = {
-        type: 'pane.split' as const,
-        pane: target,
-        direction: p.direction ?? 'right',
-        command: ['/bin/sh', '-c', def.command],
-        cwd,
-        name: def.name,
-        env: { CASTELLAN_AGENT_ID: agentId, CASTELLAN_AGENT_TYPE: def.name },
-        detached: p.focus === false,
-      };
+      const env = { CASTELLAN_AGENT_ID: agentId, CASTELLAN_AGENT_TYPE: def.name, ...wt?.env };
+      const split = { type: 'pane.split' as const, pane: target, direction: p.direction ?? 'right', command: ['/bin/sh', '-c', def.command], cwd: wt?.cwd ?? cwd, name: def.name, env, detached: p.focus === false };
       if (p.parent) {
         if (!this.h.subHarness) throw new ApiError('not_allowed', 'this server cannot open sub-harness panes');
         // A delegate step: grouped with its parent, its SessionStart hooks run first (a failure refuses it).
@@ -137,27 +136,21 @@ export class AgentManager {
       // Nothing may be left behind by a start that failed.
       this.enders.delete(agentId);
       this.registry.unregister(agentId);
+      await wt?.failed();
       throw e;
     }
     const paneId = String(result.result?.pane);
+    const worktree = wt?.opened(paneId);
     scope.paneId = paneId;
     const hookTypes = def.hooksValid ? Object.keys(def.hooks) : [];
-    this.h.emit({
-      type: 'agent_started',
-      agent_id: agentId,
-      agent_type: def.name,
-      kind: def.kind,
-      pane: paneId,
-      file: def.file,
-      hooks: hookTypes,
-      ...(p.parent ? { parent: p.parent, depth: result.result?.depth, goal_id: result.result?.goal_id } : {}),
-    });
+    const nested = p.parent ? { parent: p.parent, depth: result.result?.depth, goal_id: result.result?.goal_id } : {};
+    this.h.emit({ type: 'agent_started', agent_id: agentId, agent_type: def.name, kind: def.kind, pane: paneId, file: def.file, hooks: hookTypes, ...nested, ...(worktree ? { worktree: worktree.path, branch: worktree.branch } : {}) });
     // Hooks its harness never fires would silently do nothing: say so once, at start.
     for (const u of unsupportedStages(def.kind, hookTypes as AgentHookType[])) {
       this.h.emit(unsupportedEvent({ stage: u.stage, harness: def.kind, note: u.note, pane: paneId, agentId, what: `agent ${def.name} has ${u.stage} hooks` }));
     }
     void this.lifecycle(scope, def, ended, p.prompt);
-    return { agent_id: agentId, agent_type: def.name, pane_id: paneId, window_id: String(result.result?.window), kind: def.kind, delivery: def.kind === 'claude' ? 'session_start' : 'typed' };
+    return { agent_id: agentId, agent_type: def.name, pane_id: paneId, window_id: String(result.result?.window), kind: def.kind, delivery: def.kind === 'claude' ? 'session_start' : 'typed', ...(worktree ? { worktree } : {}) };
   }
 
   private async lifecycle(scope: AgentScope, def: ListedAgent, ended: Promise<string>, prompt: string | undefined): Promise<void> {
@@ -306,6 +299,7 @@ export class AgentManager {
     for (const end of [...this.enders.values()]) end('server shutdown');
     this.registry.clearAll();
     this.unlisten();
+    this.worktrees.dispose();
   }
 }
 

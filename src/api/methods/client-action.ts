@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { actionSchema } from '../../core/actions.js';
 import { defineMethod } from '../define-method.js';
 import { ApiError } from '../protocol.js';
+import { openReview } from '../../worktree/index.js';
 
 export default defineMethod({
   name: 'client.action',
@@ -12,6 +13,7 @@ export default defineMethod({
   result: z.record(z.string(), z.unknown()),
   handler: ({ session, conn }, p) => {
     if (!conn.clientId) throw new ApiError('not_attached', 'attach first');
+    if (p.action.type === 'worktree.review') return openReview(session, conn.clientId, p.action.pane);
     const r = session.clientAction(conn.clientId, p.action);
     return r.result ?? {};
   },

@@ -47,6 +47,13 @@ import windowSynchronize from './window-synchronize.js';
 import windowNew from './window-new.js';
 import windowRename from './window-rename.js';
 import windowSelect from './window-select.js';
+import worktreeList from './worktree-list.js';
+import worktreeReview from './worktree-review.js';
+import worktreeCommit from './worktree-commit.js';
+import worktreeMerge from './worktree-merge.js';
+import worktreeRebase from './worktree-rebase.js';
+import worktreeDiscard from './worktree-discard.js';
+import worktreePrune from './worktree-prune.js';
 
 export const METHODS: MethodDef[] = [
   ping,
@@ -82,6 +89,13 @@ export const METHODS: MethodDef[] = [
   uiAsk,
   agentList,
   agentStart,
+  worktreeList,
+  worktreeReview,
+  worktreeCommit,
+  worktreeMerge,
+  worktreeRebase,
+  worktreeDiscard,
+  worktreePrune,
   agentPrompt,
   agentHook,
   episodeStart,

@@ -6,7 +6,7 @@ const DIRS = ['right', 'down', 'left', 'up'];
 
 export default defineCommand({
   name: 'agent start',
-  usage: 'castellan agent start NAME [--pane new|ID | --parent PANE] [--prompt TEXT] [--direction right|down|left|up] [--no-focus] [--json]',
+  usage: 'castellan agent start NAME [--pane new|ID | --parent PANE] [--prompt TEXT] [--direction right|down|left|up] [--worktree [BRANCH]] [--no-focus] [--json]',
   summary: 'Start an agent definition in a new pane; its hooks apply to that agent only, for its life.',
   details: [
     'The pane opens beside --pane ID (default, or "new": the pane this runs in, else the active pane). It runs the',
@@ -16,6 +16,9 @@ export default defineCommand({
     'must be trusted (`castellan trust`). Prints "AGENT_ID PANE_ID" (or JSON with --json).',
     '--parent PANE (`.` = this pane) starts it as a sub-harness pane of PANE, which must be in a recursive episode',
     '(castellan run --rlm): grouped with it, inheriting its goal, under [limits]; the SessionStart hooks run first.',
+    '--worktree [BRANCH] starts it in a new git worktree on a new branch (default castellan/NAME-ID) from the HEAD of the',
+    'repository it would start in; the border shows the branch and its changes; `castellan review --pane ID` (prefix D)',
+    'reviews and merges them. The worktree outlives the pane until merged and pruned or discarded (castellan worktree list).',
   ].join('\n'),
   options: {
     pane: { type: 'string' },
@@ -24,10 +27,13 @@ export default defineCommand({
     direction: { type: 'string', short: 'd' },
     'no-focus': { type: 'boolean' },
     json: { type: 'boolean' },
+    worktree: { type: 'boolean' },
   },
   positionals: true,
   run: async (ctx, { values, positionals }) => {
-    if (positionals.length !== 1) throw new UsageError('give exactly one agent NAME (castellan agent list shows them)');
+    // --worktree takes an optional branch: `agent start NAME --worktree [BRANCH]`.
+    if (positionals.length !== 1 && !(values.worktree && positionals.length === 2)) throw new UsageError('give exactly one agent NAME (castellan agent list shows them), and at most one BRANCH after --worktree');
+    const worktree = values.worktree ? (positionals[1] ?? true) : undefined;
     const direction = values.direction !== undefined ? String(values.direction) : undefined;
     if (direction !== undefined && !DIRS.includes(direction)) throw new UsageError(`--direction must be one of ${DIRS.join(', ')}`);
     const parent = values.parent !== undefined ? paneArg(ctx, values.parent, { flag: '--parent' }) : undefined;
@@ -36,7 +42,7 @@ export default defineCommand({
     const pane = values.pane === undefined || values.pane === 'new' ? ctx.env.CASTELLAN_PANE_ID || undefined : paneArg(ctx, values.pane);
     const api = await ctx.connect();
     try {
-      const r = await api.request<{ agent_id: string; pane_id: string; agent_type: string; kind: string; delivery: string }>(
+      const r = await api.request<{ agent_id: string; pane_id: string; agent_type: string; kind: string; delivery: string; worktree?: { branch: string; path: string } }>(
         'agent.start',
         {
           name: positionals[0],
@@ -44,11 +50,12 @@ export default defineCommand({
           ...(values.prompt !== undefined ? { prompt: String(values.prompt) } : {}),
           ...(direction ? { direction } : {}),
           cwd: ctx.cwd,
+          ...(worktree !== undefined ? { worktree } : {}),
           ...(values['no-focus'] ? { focus: false } : parent ? {} : { focus: true }),
         },
-        { timeoutMs: parent ? 120_000 : 15_000 },
+        { timeoutMs: parent ? 120_000 : worktree ? 90_000 : 15_000 },
       );
-      ctx.out(values.json ? JSON.stringify(r) : `${r.agent_id} ${r.pane_id}`);
+      ctx.out(values.json ? JSON.stringify(r) : `${r.agent_id} ${r.pane_id}${r.worktree ? ` ${r.worktree.branch} ${r.worktree.path}` : ''}`);
       return EXIT.ok;
     } finally {
       api.close();

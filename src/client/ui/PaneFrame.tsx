@@ -26,6 +26,12 @@ export function childrenText(c: PaneView['children']): string {
   return `⎇${c.live}${parts.length ? ' ' + parts.join(' ') : ''} `;
 }
 
+/** The agent's worktree after the title: `castellan/claude-3f2a 2f +10 -3 ↑1` = 2 files differ from the base, 1 commit ahead. */
+export function worktreeText(w: PaneView['worktree']): string {
+  if (!w) return '';
+  if (w.missing) return ` ${w.branch} (worktree gone) `;
+  return ` ${w.branch} ${w.files}f +${w.added} -${w.removed}${w.ahead ? ` ↑${w.ahead}` : ''} `;
+}
 
 export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane: PaneView; top: number; theme: Theme; borders: string; zoomed?: boolean }) {
   const { rect } = pane;
@@ -44,10 +50,13 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
   const badgeW = Math.min(width(badge), Math.max(0, inner - 6));
   const kidsW = Math.min(width(kids), Math.max(0, inner - 6 - badgeW));
   const label = `${paneLabel(pane)}${zoomed ? ' [Z]' : ''} ${pane.title}`;
-  const title = fit(` ${label} `, Math.max(0, inner - badgeW - kidsW - 1));
+  const wt = worktreeText(pane.worktree);
+  // The branch outranks the title for room: it says where the agent's work goes, the title repeats the command.
+  const wtW = Math.min(width(wt), Math.max(0, inner - badgeW - kidsW - 12));
+  const title = fit(` ${label} `, Math.max(0, inner - badgeW - kidsW - wtW - 1));
   // The agent's own words for its state ("needs permission to rm -rf"), in the space the title leaves.
   const note = pane.message && !pane.exited ? ` ${pane.message.replace(/\s+/g, ' ')} ` : '';
-  const noteW = Math.min(width(note), Math.max(0, inner - width(title) - badgeW - kidsW - 2));
+  const noteW = Math.min(width(note), Math.max(0, inner - width(title) - wtW - badgeW - kidsW - 2));
   const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
   return (
     <>
@@ -55,6 +64,7 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
       {rect.w > 4 && (
         <Box position="absolute" marginLeft={rect.x + 1} marginTop={top + rect.y} width={inner} height={1}>
           <Text {...role(theme, pane.focused ? 'pane.title.focused' : 'pane.title')}>{title}</Text>
+          {wtW > 3 && <Text {...role(theme, pane.worktree?.missing ? 'badge.blocked' : 'pane.title')}>{fit(wt, wtW)}</Text>}
           <Box flexGrow={1} />
           {noteW > 3 && <Text {...badgeStyle}>{fit(note, noteW)}</Text>}
           {badgeW > 0 && <Text {...badgeStyle}>{fit(badge, badgeW)}</Text>}

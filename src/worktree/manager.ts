@@ -1,0 +1,279 @@
+// The server's worktrees: made for agents, paired with their panes (kept across restarts), summarised live in borders, reviewed and merged.
+import { join } from 'node:path';
+import { ApiError, type ErrorCode } from '../api/errors.js';
+import type { AnyAction } from '../core/actions.js';
+import type { StampedEvent } from '../core/events.js';
+import type { PaneWorktree, State } from '../core/types.js';
+import * as act from './actions.js';
+import { createWorktree } from './create.js';
+import { GitError } from './git.js';
+import type { ChangeSummary, WorktreeRecord } from './record.js';
+import { cleanAndMerged, diffText, fileChanges, summarize } from './status.js';
+import { readStore, storeFile, writeStore } from './store.js';
+import { SummaryWatch } from './watch.js';
+
+export interface WorktreeHost {
+  stateDir: string;
+  session: string;
+  env: NodeJS.ProcessEnv;
+  state(): State;
+  dispatch(action: AnyAction): unknown;
+  emit(e: { type: string; [k: string]: unknown }): void;
+  listen(fn: (e: StampedEvent) => void): () => void;
+  log(msg: string): void;
+}
+
+const CODES: Record<string, ErrorCode> = { not_a_repository: 'not_a_repository', no_commits: 'not_a_repository', invalid_params: 'invalid_params', busy: 'busy', timeout: 'timeout', git_failed: 'git_failed', git_missing: 'git_failed' };
+
+/** A git failure as the API's error: a stable code, git's reason kept in data. */
+export function apiError(e: unknown): unknown {
+  if (!(e instanceof GitError)) return e;
+  return new ApiError(CODES[e.code] ?? 'worktree_refused', e.message, { reason: e.code });
+}
+
+const within = (dir: string | undefined, root: string) => !!dir && (dir === root || dir.startsWith(root.endsWith('/') ? root : `${root}/`));
+
+export type Target = { pane?: string; id?: string };
+
+export class WorktreeManager {
+  private records: WorktreeRecord[];
+  private readonly file: string;
+  private readonly watches = new Map<string, SummaryWatch>();
+  private readonly summaries = new Map<string, ChangeSummary>();
+  private readonly unlisten: () => void;
+  private saving: Promise<void> = Promise.resolve();
+
+  constructor(private readonly h: WorktreeHost) {
+    this.file = storeFile(h.stateDir, h.session);
+    const r = readStore(this.file);
+    if (r.problem) h.log(`worktrees: ${r.problem}; starting with none`);
+    this.records = r.records;
+    this.unlisten = h.listen((e) => this.onEvent(e));
+    // After the session constructor has restored its panes: pairs whose pane came back are watched again.
+    setImmediate(() => this.reconcile());
+  }
+
+  /** Where new worktrees go: castellan's state dir, never inside the user's checkout. */
+  get root(): string {
+    return join(this.h.stateDir, 'worktrees');
+  }
+
+  private reconcile(): void {
+    const st = this.h.state();
+    let changed = false;
+    for (const r of this.records) {
+      if (!r.pane) continue;
+      const p = st.panes[r.pane];
+      // A pane id alone is not enough: without restore a new server numbers panes from w1:p1 again.
+      if (p && within(p.cwd, r.path)) this.watch(r);
+      else {
+        delete r.pane;
+        changed = true;
+      }
+    }
+    if (changed) this.save();
+  }
+
+  private onEvent(e: StampedEvent): void {
+    if (e.type !== 'pane_closed') return;
+    const pane = (e as { pane: string }).pane;
+    const r = this.records.find((x) => x.pane === pane);
+    if (!r) return;
+    this.unwatch(r);
+    delete r.pane;
+    this.save();
+    const s = this.summaries.get(r.id);
+    // Closing the pane never loses the work: the worktree stays until it is merged and pruned, or discarded.
+    this.h.emit({ type: 'worktree_kept', pane, id: r.id, branch: r.branch, path: r.path, files: s?.files ?? 0, ahead: s?.ahead ?? 0 });
+  }
+
+  private save(): void {
+    const snapshot = this.records.map((r) => ({ ...r }));
+    this.saving = this.saving.then(() => writeStore(this.file, snapshot)).catch((e) => this.h.log(`worktrees: could not save ${this.file}: ${(e as Error).message}`));
+  }
+
+  /** Waits for the records to be on disk (tests, shutdown). */
+  flush(): Promise<void> {
+    return this.saving;
+  }
+
+  async create(p: { cwd: string; agent?: string; branch?: string; parent?: string }): Promise<WorktreeRecord> {
+    try {
+      const rec: WorktreeRecord = { ...(await createWorktree({ cwd: p.cwd, root: this.root, agent: p.agent, branch: p.branch, env: this.h.env })), ...(p.parent ? { parent: p.parent } : {}) };
+      this.records.push(rec);
+      this.save();
+      this.h.emit({ type: 'worktree_created', id: rec.id, branch: rec.branch, path: rec.path, base: rec.base, repo: rec.repo });
+      return rec;
+    } catch (e) {
+      throw apiError(e);
+    }
+  }
+
+  /** The pane now works in the worktree: the border shows it from here on. */
+  pair(id: string, pane: string): void {
+    const r = this.records.find((x) => x.id === id);
+    if (!r) return;
+    r.pane = pane;
+    this.save();
+    this.watch(r);
+  }
+
+  /** A start that failed after the worktree was made: take it back (nothing was done in it). */
+  async abandon(id: string): Promise<void> {
+    const r = this.records.find((x) => x.id === id);
+    if (!r) return;
+    await act.discard(r).catch((e) => this.h.log(`worktrees: could not take back ${r.path}: ${(e as Error).message}`));
+    this.drop(r);
+  }
+
+  private watch(r: WorktreeRecord): void {
+    if (this.watches.has(r.id)) return;
+    const admin = join(r.commonDir, 'worktrees');
+    const w = new SummaryWatch({ paths: [r.path, admin], log: this.h.log, refresh: () => this.refresh(r) });
+    this.watches.set(r.id, w);
+  }
+
+  private unwatch(r: WorktreeRecord): void {
+    this.watches.get(r.id)?.close();
+    this.watches.delete(r.id);
+  }
+
+  private async refresh(r: WorktreeRecord): Promise<void> {
+    const s = await summarize(r).catch((e) => (this.h.log(`worktree ${r.branch}: ${(e as Error).message}`), undefined));
+    if (!s) return;
+    this.summaries.set(r.id, s);
+    if (!r.pane || !this.h.state().panes[r.pane]) return;
+    const view: PaneWorktree = { branch: r.branch, files: s.files, added: s.added, removed: s.removed, ahead: s.ahead, ...(s.missing ? { missing: true } : {}) };
+    const cur = this.h.state().panes[r.pane].worktree;
+    if (cur && JSON.stringify(cur) === JSON.stringify(view)) return;
+    try {
+      this.h.dispatch({ type: 'pane.worktree', pane: r.pane, worktree: view });
+    } catch {
+      /* the server is stopping */
+    }
+    this.h.emit({ type: 'worktree_changed', pane: r.pane, id: r.id, ...view });
+  }
+
+  /** The record for a pane (or a worktree id / branch), or a clear error. */
+  find(t: Target): WorktreeRecord {
+    const r = t.pane ? this.records.find((x) => x.pane === t.pane) : this.records.find((x) => x.id === t.id || x.branch === t.id);
+    if (r) return r;
+    if (t.pane) throw new ApiError(this.h.state().panes[t.pane] ? 'not_a_worktree' : 'pane_not_found', this.h.state().panes[t.pane] ? `pane ${t.pane} does not work in a castellan worktree (start one with --worktree)` : `no pane ${t.pane}`);
+    throw new ApiError('not_a_worktree', `no castellan worktree ${String(t.id).slice(0, 80)} (castellan worktree list shows them)`);
+  }
+
+  byPath(cwd: string): WorktreeRecord | undefined {
+    return this.records.find((r) => within(cwd, r.path));
+  }
+
+  async list(): Promise<Array<Record<string, unknown>>> {
+    return Promise.all(
+      this.records.map(async (r) => {
+        const s = await summarize(r).catch(() => undefined);
+        const cm = s && !s.missing ? await cleanAndMerged(r).catch(() => undefined) : undefined;
+        return { ...this.row(r), summary: s ?? null, clean: cm?.clean ?? null, merged: cm?.merged ?? null };
+      }),
+    );
+  }
+
+  private row(r: WorktreeRecord): Record<string, unknown> {
+    return { id: r.id, branch: r.branch, base: r.base, path: r.path, repo: r.repo, agent: r.agent ?? null, pane_id: r.pane ?? null, parent: r.parent ?? null, created_at: r.createdAt };
+  }
+
+  async review(t: Target, o: { diff?: boolean; color?: boolean } = {}): Promise<Record<string, unknown>> {
+    const r = this.find(t);
+    try {
+      const c = await fileChanges(r);
+      return { ...this.row(r), files: c.files, ahead: c.ahead, uncommitted: c.uncommitted, ...(o.diff ? { diff: await diffText(r, { color: o.color, maxBytes: 4 * 1024 * 1024 }) } : {}) };
+    } catch (e) {
+      throw apiError(e);
+    }
+  }
+
+  private async run<T>(r: WorktreeRecord, what: string, fn: () => Promise<T>): Promise<T> {
+    try {
+      const out = await fn();
+      this.h.emit({ type: 'worktree_action', action: what, id: r.id, branch: r.branch, ...(r.pane ? { pane: r.pane } : {}), result: out as unknown as Record<string, unknown> });
+      this.watches.get(r.id)?.poke(0);
+      return out;
+    } catch (e) {
+      throw apiError(e);
+    }
+  }
+
+  commit(t: Target, message: string) {
+    const r = this.find(t);
+    return this.run(r, 'commit', () => act.commit(r, message));
+  }
+
+  merge(t: Target) {
+    const r = this.find(t);
+    return this.run(r, 'merge', () => act.merge(r));
+  }
+
+  rebase(t: Target) {
+    const r = this.find(t);
+    return this.run(r, 'rebase', () => act.rebase(r));
+  }
+
+  /** Discards the worktree and its branch; a pane still working in it is closed first. */
+  async discard(t: Target, o: { keepBranch?: boolean } = {}) {
+    const r = this.find(t);
+    const out = await this.run(r, 'discard', async () => {
+      const pane = r.pane;
+      // Unpaired first, so closing the pane does not report the worktree as kept.
+      this.unwatch(r);
+      delete r.pane;
+      if (pane && this.h.state().panes[pane]) this.h.dispatch({ type: 'pane.close', pane });
+      return act.discard(r, o);
+    });
+    this.drop(r);
+    return out;
+  }
+
+  /** Removes worktrees no pane works in that are clean and merged; a worktree deleted by hand goes too once its branch is merged. */
+  async prune(): Promise<{ removed: Array<Record<string, unknown>>; kept: Array<Record<string, unknown>> }> {
+    const removed: Array<Record<string, unknown>> = [];
+    const kept: Array<Record<string, unknown>> = [];
+    for (const r of [...this.records]) {
+      if (r.pane && this.h.state().panes[r.pane]) {
+        kept.push({ ...this.row(r), why: 'a pane works in it' });
+        continue;
+      }
+      const s = await summarize(r).catch(() => undefined);
+      const cm = s?.missing ? { clean: true, merged: await act.branchMerged(r) } : await cleanAndMerged(r).catch(() => undefined);
+      if (!cm || !cm.clean || !cm.merged) {
+        kept.push({ ...this.row(r), why: !cm ? 'git could not read it' : !cm.clean ? 'uncommitted changes' : 'unmerged commits' });
+        continue;
+      }
+      try {
+        await act.discard(r);
+        this.drop(r);
+        removed.push(this.row(r));
+      } catch (e) {
+        kept.push({ ...this.row(r), why: (e as Error).message });
+      }
+    }
+    return { removed, kept };
+  }
+
+  private drop(r: WorktreeRecord): void {
+    this.unwatch(r);
+    this.summaries.delete(r.id);
+    this.records = this.records.filter((x) => x !== r);
+    this.save();
+    if (r.pane && this.h.state().panes[r.pane]) {
+      try {
+        this.h.dispatch({ type: 'pane.worktree', pane: r.pane });
+      } catch {
+        /* stopping */
+      }
+    }
+  }
+
+  dispose(): void {
+    this.unlisten();
+    for (const w of this.watches.values()) w.close();
+    this.watches.clear();
+  }
+}
