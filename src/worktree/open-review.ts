@@ -16,10 +16,17 @@ export function openReview(session: SessionApi, clientId: string, pane?: string)
 }
 
 /**
- * Where the review appears. For now a new window running the review program (it closes its pane when you quit);
- * once display-popup lands, this is the one function to switch to a popup over the agent's pane.
+ * Where the review appears: a popup over the agent's pane (it closes when the review quits); where no popup can
+ * show (this client already has one, the terminal is too small, a server without popups) a window of its own.
  */
 export function showReview(session: SessionApi, clientId: string, command: string[], o: { name: string; cwd: string }): Record<string, unknown> {
+  if (session.popups) {
+    try {
+      return { ...session.popups.open({ client: clientId, command, cwd: o.cwd, width: '90%', height: '85%', title: o.name }) };
+    } catch (e) {
+      if (!(e instanceof ApiError) || !['not_allowed', 'no_space'].includes(e.code)) throw e;
+    }
+  }
   const r = session.clientAction(clientId, { type: 'window.new', command, name: o.name, cwd: o.cwd });
   return r.result ?? {};
 }

@@ -26,7 +26,7 @@ test('--worktree: branch and change summary in the border, prefix D reviews, res
   h.write('WRITE shared.txt rewritten\r');
   await h.waitForText(`${branch} 2f +2 -3`, { timeoutMs: 15_000, message: 'and the edit' });
 
-  // prefix D: the review of the focused agent's worktree, in a window of its own; q closes it.
+  // prefix D: the review of the focused agent's worktree, in a popup over its pane; q closes it.
   h.prefix('D');
   await h.waitForText(`review ${branch} → main`, { timeoutMs: 20_000, message: 'the review opened' });
   await h.waitForText('2 files changed, +2 -3; 0 commits ahead; 2 uncommitted', { timeoutMs: 5000 });
