@@ -2,9 +2,9 @@
 # castellan's crash reaper: one beside each server; when the server dies without ending its panes (kill -9, a crash), it ends them.
 #
 # Plain POSIX sh on purpose: it sleeps in `read` for the server's whole life, so it must cost next to nothing
-# (about 1 MB, where a second Node process cost 43 MB RSS). It reads "+PID" / "-PID" lines (pane programs
+# (about 1.7 MB RSS, where a second Node process cost 43 MB). It reads "+PID" / "-PID" lines (pane programs
 # started and ended; each leads its own session) from a pipe only the server holds. End of file means the
-# server is gone, however it went. Then every process in those sessions gets HUP, TERM and KILL, about a
+# server is gone, however it went. Then every process in those sessions gets HUP, TERM and KILL,
 # under two seconds in all, and the reaper exits. Only builtins run in the loop (read, case, kill), so the
 # only child it ever starts is `sleep` between the steps.
 
