@@ -23,6 +23,7 @@ import { log, MiB, round } from './lib/util.js';
 import { api } from './sections/api.js';
 import { echo } from './sections/echo.js';
 import { flood } from './sections/flood.js';
+import { footprint } from './sections/footprint.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
 import { micro } from './sections/micro.js';
@@ -41,8 +42,9 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['memory', memory],
   ['api', api],
   ['restore', restore],
+  ['footprint', footprint],
 ];
-const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo'], cpu: ['flood', 'idle'] };
+const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo'], cpu: ['flood', 'idle'], lean: ['footprint'] };
 
 function parseOptions(argv: string[]): Options {
   const quick = argv.includes('--quick');
