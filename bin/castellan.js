@@ -11,9 +11,9 @@ const built = (rel) => {
 async function run(argv) {
   if (argv[0] === 'hook') {
     // Agents run this on every tool call. Outside a castellan pane it does nothing (as the CLI's `hook` does),
-    // so it stops here; inside one, the bundled bridge (dist/hook.js, one file) starts far faster than the CLI.
+    // so it stops here; inside one, the bundled bridge (dist/hook/) starts far faster than the CLI.
     if (!process.env.CASTELLAN_ENV && argv.every((a) => !a.startsWith('-'))) return;
-    const entry = built('../dist/hook.js') ?? built('../dist/integrations/hook-main.js');
+    const entry = built('../dist/hook/hook-main.js') ?? built('../dist/integrations/hook-main.js');
     const hook = entry && (await import(entry));
     // No process.exit() after it: on macOS a pipe is written asynchronously, and a cut answer is a lost denial.
     if (hook?.isFastHookArgv(argv)) return void (process.exitCode = await hook.hookMain(argv));

@@ -131,7 +131,7 @@ async function agentToolCheck(o: GovernHookInput, call: ReturnType<typeof toolCa
 
 /**
  * The governance pipeline (config, policy, hooks). Its first load is one synchronous stretch of CPU in the bundled
- * bridge (dist/hook.js): the hook command loads it before it starts the state report's connection, so that stretch
+ * bridge (dist/hook/): the hook command loads it before it starts the state report's connection, so that stretch
  * cannot eat the report's 300 ms connect deadline (under load it did: the report was lost as "not running").
  */
 export const loadPipeline = () => import('../hooks/pipeline.js');

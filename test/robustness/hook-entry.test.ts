@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -48,11 +48,27 @@ const PANE = { CASTELLAN_ENV: '1', CASTELLAN_PANE_ID: 'w1:p1', CASTELLAN_SOCKET:
 const PRE = JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls' }, cwd: '/' });
 const ours = (mods: string[]) => mods.filter((m) => m.startsWith(`file://${REPO}`) && !m.includes('/node_modules/'));
 
-test('castellan hook claude PreToolUse (bundled): loads bin/castellan.js and dist/hook.js, nothing heavy', { skip: !existsSync(join(REPO, 'dist', 'hook.js')) && 'dist/hook.js not built (no esbuild)' }, async () => {
+const BUNDLED = existsSync(join(REPO, 'dist', 'hook', 'hook-main.js'));
+const rel = (mods: string[]) => ours(mods).map((m) => m.slice(`file://${REPO}`.length));
+
+test('castellan hook claude PreToolUse (bundled): loads bin/castellan.js and dist/hook/ only, nothing heavy', { skip: !BUNDLED && 'dist/hook not built (no esbuild)' }, async () => {
   const r = await loaded([BIN, 'hook', 'claude', 'PreToolUse'], PANE, PRE);
   assert.equal(r.code, 0);
   assert.deepEqual(r.mods.filter((m) => HEAVY.test(m)), []);
-  assert.deepEqual(ours(r.mods).map((m) => m.slice(`file://${REPO}`.length)).sort(), ['bin/castellan.js', 'dist/hook.js']);
+  const files = rel(r.mods);
+  assert.ok(files.length >= 3 && files.every((f) => f === 'bin/castellan.js' || f.startsWith('dist/hook/')), files.join(' '));
+});
+
+test('a state-only event (bundled) loads the bridge chunk only: not the governance chunk with config and zod', { skip: !BUNDLED && 'dist/hook not built (no esbuild)' }, async () => {
+  const pre = await loaded([BIN, 'hook', 'claude', 'PreToolUse'], PANE, PRE);
+  const state = await loaded([BIN, 'hook', 'claude', 'Stop'], PANE, JSON.stringify({ session_id: 's' }));
+  assert.equal(state.code, 0);
+  const bytes = (files: string[]) => files.reduce((n, f) => n + statSync(join(REPO, f)).size, 0);
+  const stateFiles = rel(state.mods);
+  assert.ok(stateFiles.every((f) => f === 'bin/castellan.js' || f.startsWith('dist/hook/')), stateFiles.join(' '));
+  // The governance chunk (config, zod, policy) is most of the bundle's bytes; a state-only event parses none of it.
+  assert.ok(bytes(stateFiles) < 100_000, `a state-only event loaded ${bytes(stateFiles)} bytes: ${stateFiles.join(' ')}`);
+  assert.ok(bytes(rel(pre.mods)) > 4 * bytes(stateFiles), 'a tool event loads the governance chunk');
 });
 
 test('the unbundled hook entry (the fallback) loads the bridge and governance only', async () => {
