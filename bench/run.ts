@@ -26,6 +26,7 @@ import { api } from './sections/api.js';
 import { echo } from './sections/echo.js';
 import { exit } from './sections/exit.js';
 import { flood } from './sections/flood.js';
+import { footprint } from './sections/footprint.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
 import { micro } from './sections/micro.js';
@@ -45,8 +46,9 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['memory', memory],
   ['api', api],
   ['restore', restore],
+  ['footprint', footprint],
 ];
-const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'] };
+const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'], lean: ['footprint'] };
 
 function parseOptions(argv: string[]): Options {
   const quick = argv.includes('--quick');

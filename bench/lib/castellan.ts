@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { track } from './cleanup.js';
 import type { BenchEnv } from './env.js';
 import { Ndjson } from './ndjson.js';
+import { serverNodeFlags } from '../../src/server/node-flags.js';
 import { alive, killPid, waitGone } from './proc.js';
 import { TermClient } from './term-client.js';
 import { sleep, waitUntil } from './util.js';
@@ -49,7 +50,8 @@ export class CastellanServer {
     const logFile = join(home, 'server.out');
     const fd = openSync(logFile, 'a');
     const nodeArgs = o.profile ? ['--cpu-prof', '--cpu-prof-dir', b.profDir, '--cpu-prof-name', `server-${process.pid}-${id}.cpuprofile`] : [];
-    const args = [...nodeArgs, join(b.root, 'bin', 'castellan.js'), 'server', 'start', '--foreground', '--cols', String(o.cols), '--rows', String(o.rows), '--', ...o.command];
+    // Started as the daemon starts a server (its Node flags; CASTELLAN_SERVER_NODE_FLAGS= for Node's defaults).
+    const args = [...serverNodeFlags(process.env), ...nodeArgs, join(b.root, 'bin', 'castellan.js'), 'server', 'start', '--foreground', '--cols', String(o.cols), '--rows', String(o.rows), '--', ...o.command];
     const child = spawn(process.execPath, args, { cwd: home, env, stdio: ['ignore', fd, fd], detached: true });
     closeSync(fd);
     // Tracked before it answers, so a failed start is cleaned up too.

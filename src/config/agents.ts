@@ -3,13 +3,18 @@ import { createHash } from 'node:crypto';
 import { accessSync, constants, readdirSync } from 'node:fs';
 import { readFileBounded } from '../platform/read-file.js';
 import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
-import { parseDocument } from 'yaml';
+import { createRequire } from 'node:module';
+import type { parseDocument as ParseDocument } from 'yaml';
 import { z } from 'zod';
 import { AGENT_HOOK_TYPES, MAX_COMMAND, hooksSchema, unalias, type AgentHooks, type AgentHookType } from './agent-hooks-schema.js';
 import { frontmatterShapeProblem, lineOf, splitFrontmatter } from './frontmatter.js';
 import { trustStatus, type TrustData } from './trust.js';
 import { findProjectRoot, formatPath, loadConfig, type Diagnostic } from './load.js';
 import { DEFAULT_AGENTS } from './schema.js';
+
+// Loaded on the first definition parsed: a server with no agent definitions never loads yaml (73 modules).
+let yamlParse: typeof ParseDocument | undefined;
+const parseDocument: typeof ParseDocument = (...a) => (yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parseDocument)(...a);
 
 /** Agents castellan knows how to talk to (how the first message is delivered, which bridge answers). */
 export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'pi', 'other'] as const;

@@ -1,14 +1,15 @@
 // `castellan mcp`: an MCP server (stdio) offering governed `shell` and `exec` tools; every call goes through the pipeline.
+// The JSON-RPC framing is mcp-rpc.ts; this file is the MCP methods (initialize, tools/list, tools/call, ping).
 import type { Paths } from '../platform/paths.js';
 import type { ServerLink } from './emit.js';
+import { z } from 'zod';
+import { RPC, RpcFault, serveJsonRpc, type RpcHandler } from './mcp-rpc.js';
 import { governPostToolUse, governPreToolUse } from './pipeline.js';
 import { runCaptured } from './run.js';
 import { toolArgsSchema, toolArgv } from './tool-call.js';
 
-/** The SDK is loaded at run time (its module names are not static imports), so castellan builds and runs without it. */
-export const MCP_SDK = '@modelcontextprotocol/sdk';
-const SDK_SERVER = `${MCP_SDK}/server/mcp.js`;
-const SDK_STDIO = `${MCP_SDK}/server/stdio.js`;
+/** MCP revisions this server speaks (newest first); a client asking for another one is offered the newest. */
+export const MCP_PROTOCOL_VERSIONS = ['2025-11-25', '2025-06-18', '2025-03-26', '2024-11-05'] as const;
 
 export const MCP_TOOLS = ['shell', 'exec'] as const;
 const DEFAULT_TOOL_TIMEOUT_MS = 10 * 60_000;
@@ -72,23 +73,6 @@ export async function handleToolCall(tool: string, rawArgs: unknown, deps: McpDe
   return text(JSON.stringify(body), exitCode !== 0 || r.timedOut || !post.ok);
 }
 
-/** Loads the SDK, or says how to get it. */
-export async function loadMcpSdk(): Promise<{ McpServer: new (...a: unknown[]) => McpServerLike; StdioServerTransport: new () => unknown } | { missing: string }> {
-  try {
-    const [mcp, stdio] = await Promise.all([import(SDK_SERVER as string), import(SDK_STDIO as string)]);
-    return { McpServer: mcp.McpServer, StdioServerTransport: stdio.StdioServerTransport };
-  } catch (e) {
-    return { missing: `castellan mcp needs the MCP SDK (${MCP_SDK}); it could not be loaded: ${(e as Error).message.split('\n')[0]}` };
-  }
-}
-
-/** The part of the SDK's McpServer we use (registerTool + connect + close). */
-export interface McpServerLike {
-  registerTool(name: string, config: { title?: string; description?: string; inputSchema?: unknown }, cb: (args: unknown) => Promise<ToolResult>): unknown;
-  connect(transport: unknown): Promise<void>;
-  close(): Promise<void>;
-}
-
 const DESCRIPTION: Record<(typeof MCP_TOOLS)[number], string> = {
   shell:
     'Run a shell command under castellan governance (permission policy, PreToolUse/PostToolUse hooks, plan verify). Give `command` (a string; plain words run without a shell, anything else as /bin/sh -c COMMAND) or `argv`. When plan verification is on, include `workflow_plan` ({steps: [{id, tool, argv: [patterns]}], step?}). Returns JSON {exit_code, stdout, stderr}; a denial is an error result with the reason.',
@@ -96,31 +80,44 @@ const DESCRIPTION: Record<(typeof MCP_TOOLS)[number], string> = {
     'Run a program (argv, no shell) under castellan governance (permission policy, hooks, plan verify). Give `argv` (or `command`). When plan verification is on, include `workflow_plan`. Returns JSON {exit_code, stdout, stderr}; a denial is an error result with the reason.',
 };
 
-/** Builds an McpServer (from the SDK's constructor) with the governed tools registered. */
-export function createMcpServer(sdk: { McpServer: new (...a: unknown[]) => McpServerLike }, deps: McpDeps): McpServerLike {
-  const server = new sdk.McpServer({ name: 'castellan', version: deps.version }, { capabilities: { tools: {} } });
-  for (const tool of MCP_TOOLS) {
-    server.registerTool(tool, { title: `castellan ${tool}`, description: DESCRIPTION[tool], inputSchema: toolArgsSchema.shape }, (args) => handleToolCall(tool, args, deps));
-  }
-  return server;
+/** The tools as tools/list describes them: the arguments' JSON Schema comes from the same zod schema that checks them. */
+export function mcpTools(): Array<{ name: string; title: string; description: string; inputSchema: Record<string, unknown> }> {
+  const { $schema: _drop, ...inputSchema } = z.toJSONSchema(toolArgsSchema) as Record<string, unknown>;
+  return MCP_TOOLS.map((name) => ({ name, title: `castellan ${name}`, description: DESCRIPTION[name], inputSchema }));
+}
+
+const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+
+/** The MCP methods, as a JSON-RPC handler (tests call it directly). */
+export function createMcpHandler(deps: McpDeps): RpcHandler {
+  const tools = mcpTools();
+  return async (method, params, isNotification) => {
+    // A notification gets no answer, so it may not run anything either (a tools/call without an id is dropped).
+    if (isNotification) return undefined;
+    switch (method) {
+      case 'initialize': {
+        const asked = obj(params).protocolVersion;
+        const protocolVersion = (MCP_PROTOCOL_VERSIONS as readonly unknown[]).includes(asked) ? (asked as string) : MCP_PROTOCOL_VERSIONS[0];
+        return { protocolVersion, capabilities: { tools: { listChanged: false } }, serverInfo: { name: 'castellan', version: deps.version } };
+      }
+      case 'ping':
+        return {};
+      case 'tools/list':
+        return { tools };
+      case 'tools/call': {
+        const p = obj(params);
+        const name = p.name;
+        if (typeof name !== 'string' || !(MCP_TOOLS as readonly string[]).includes(name)) throw new RpcFault(RPC.invalidParams, `unknown tool ${JSON.stringify(name)}; tools: ${MCP_TOOLS.join(', ')}`);
+        return handleToolCall(name, p.arguments, deps);
+      }
+      default:
+        throw new RpcFault(RPC.methodNotFound, `method not found: ${method}`);
+    }
+  };
 }
 
 /** Serves MCP on stdin/stdout until the client goes away. */
 export async function runMcpStdio(deps: McpDeps): Promise<{ error?: string }> {
-  const sdk = await loadMcpSdk();
-  if ('missing' in sdk) return { error: sdk.missing };
-  const server = createMcpServer(sdk, deps);
-  const transport = new sdk.StdioServerTransport() as { onclose?: () => void };
-  const closed = new Promise<void>((resolve) => {
-    const prev = transport.onclose;
-    transport.onclose = () => {
-      prev?.();
-      resolve();
-    };
-    process.stdin.once('end', () => resolve());
-  });
-  await server.connect(transport);
-  await closed;
-  await server.close().catch(() => undefined);
+  await serveJsonRpc(process.stdin, process.stdout, createMcpHandler(deps));
   return {};
 }

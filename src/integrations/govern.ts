@@ -129,6 +129,13 @@ async function agentToolCheck(o: GovernHookInput, call: ReturnType<typeof toolCa
   }
 }
 
+/**
+ * The governance pipeline (config, policy, hooks). Its first load is one synchronous stretch of CPU in the bundled
+ * bridge (dist/hook/): the hook command loads it before it starts the state report's connection, so that stretch
+ * cannot eat the report's 300 ms connect deadline (under load it did: the report was lost as "not running").
+ */
+export const loadPipeline = () => import('../hooks/pipeline.js');
+
 /** Runs castellan's pipeline for an agent's tool event; undefined when the event is not a tool event. */
 export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | undefined> {
   const kind = toolEventKind(o.agent, o.event);
@@ -138,7 +145,7 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   const cwd = str(p.cwd) ?? o.cwd;
   const agentId = o.env.CASTELLAN_AGENT_ID ?? (str(p.session_id) ? `${o.agent}:${str(p.session_id)}` : o.agent);
   const paneId = o.env.CASTELLAN_PANE_ID;
-  const { governPreToolUse, governPostToolUse } = await import('../hooks/pipeline.js');
+  const { governPreToolUse, governPostToolUse } = await loadPipeline();
   if (kind === 'pre') {
     // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it. Codex 0.171
     // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.

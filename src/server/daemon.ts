@@ -3,6 +3,7 @@ import { spawn } from 'node:child_process';
 import { mkdirSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Paths } from '../platform/paths.js';
+import { serverNodeFlags } from './node-flags.js';
 import { probeSocket } from './socket-bind.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
@@ -11,7 +12,7 @@ export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number;
   mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   const logFd = openSync(paths.serverLog, 'a', 0o600);
   // The session travels in CASTELLAN_SESSION next to CASTELLAN_SOCKET: a --session flag would re-derive (and so lose) a custom socket.
-  const args = [BIN, 'server', 'start', '--foreground'];
+  const args = [...serverNodeFlags(process.env), BIN, 'server', 'start', '--foreground'];
   if (o.restore !== undefined) args.push(o.restore ? '--restore' : '--no-restore');
   if (o.cols) args.push('--cols', String(o.cols));
   if (o.rows) args.push('--rows', String(o.rows));

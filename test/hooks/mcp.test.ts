@@ -1,9 +1,11 @@
-// The MCP tools: the SDK-free call handler always; the real SDK round trip when @modelcontextprotocol/sdk is installed.
+// The MCP tools: the call handler, and castellan's own MCP server driven by the official SDK client (a devDependency) for compatibility.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { createMcpServer, handleToolCall, loadMcpSdk, MCP_SDK, type McpDeps } from '../../src/hooks/mcp-server.js';
+import { serveJsonRpc } from '../../src/hooks/mcp-rpc.js';
+import { createMcpHandler, handleToolCall, MCP_PROTOCOL_VERSIONS, type McpDeps } from '../../src/hooks/mcp-server.js';
 import { toolArgv } from '../../src/hooks/tool-call.js';
 import { waitFor } from '../support/wait-for.js';
 import { alive, hookToml, makeWorld, readJson, type World } from './helpers.js';
@@ -58,37 +60,104 @@ describe('MCP tool calls (no SDK needed)', () => {
   });
 });
 
-describe('MCP over the SDK', async () => {
-  const sdk = await loadMcpSdk();
-  const skip = 'missing' in sdk ? `${MCP_SDK} is not installed` : false;
+const MCP_SDK = '@modelcontextprotocol/sdk';
 
-  test('lists shell and exec and calls them through the pipeline', { skip }, async () => {
-    if ('missing' in sdk) return;
+/** An SDK client transport over two in-process streams, served by castellan's JSON-RPC loop. */
+function linkedTransport(d: McpDeps) {
+  const toServer = new PassThrough();
+  const toClient = new PassThrough();
+  const served = serveJsonRpc(toServer, toClient, createMcpHandler(d));
+  let buf = '';
+  const transport = {
+    onmessage: undefined as ((m: unknown) => void) | undefined,
+    onclose: undefined as (() => void) | undefined,
+    onerror: undefined as ((e: Error) => void) | undefined,
+    async start() {
+      toClient.on('data', (c: Buffer) => {
+        buf += c.toString('utf8');
+        for (let i = buf.indexOf('\n'); i !== -1; i = buf.indexOf('\n')) {
+          const line = buf.slice(0, i);
+          buf = buf.slice(i + 1);
+          transport.onmessage?.(JSON.parse(line));
+        }
+      });
+    },
+    async send(m: unknown) {
+      toServer.write(JSON.stringify(m) + '\n');
+    },
+    async close() {
+      toServer.end();
+      transport.onclose?.();
+    },
+  };
+  return { transport, served };
+}
+
+describe('castellan\'s MCP server with the official SDK client', async () => {
+  test('lists shell and exec and calls them through the pipeline', async () => {
     const client = await import(`${MCP_SDK}/client/index.js` as string);
-    const mem = await import(`${MCP_SDK}/inMemory.js` as string);
-    const [clientSide, serverSide] = mem.InMemoryTransport.createLinkedPair();
-    const server = createMcpServer(sdk, deps);
-    await server.connect(serverSide);
+    const { transport, served } = linkedTransport(deps);
     const c = new client.Client({ name: 'test', version: '1' });
-    await c.connect(clientSide);
+    await c.connect(transport);
     try {
+      assert.equal(c.getServerVersion()?.name, 'castellan');
+      assert.ok(c.getServerCapabilities()?.tools);
       const { tools } = await c.listTools();
       assert.deepEqual(tools.map((t: { name: string }) => t.name).sort(), ['exec', 'shell']);
       const shell = tools.find((t: { name: string }) => t.name === 'shell');
       assert.ok(shell.inputSchema.properties.command && shell.inputSchema.properties.workflow_plan);
+      assert.equal(shell.inputSchema.type, 'object');
       const ok = await c.callTool({ name: 'exec', arguments: { argv: ['sh', '-c', 'echo hi'] } });
       assert.equal(ok.isError, undefined);
       assert.equal(JSON.parse(ok.content[0].text).stdout, 'hi\n');
       const denied = await c.callTool({ name: 'shell', arguments: { command: 'echo hi' } });
       assert.equal(denied.isError, true);
       assert.match(denied.content[0].text, /^denied: plan verify/);
+      await c.ping();
+      await assert.rejects(c.callTool({ name: 'rm', arguments: {} }), /unknown tool/);
     } finally {
       await c.close();
-      await server.close();
     }
+    await served;
   });
 
-  test('castellan mcp over stdio: a real process, ends when the client closes', { skip }, async () => {
+  test('hostile input: garbage, batches, huge lines, unknown methods and notifications get errors or nothing, and the server keeps serving', async () => {
+    const input = new PassThrough();
+    const output = new PassThrough();
+    const served = serveJsonRpc(input, output, createMcpHandler(deps), 4096);
+    let out = '';
+    output.on('data', (c: Buffer) => (out += c.toString('utf8')));
+    const lines = [
+      'not json',
+      '[{"jsonrpc":"2.0","id":1,"method":"ping"}]',
+      '{"jsonrpc":"1.0","id":2,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":{"x":1},"method":"ping"}',
+      '{"jsonrpc":"2.0","id":3,"method":"resources/list"}',
+      '{"jsonrpc":"2.0","method":"tools/call","params":{"name":"exec","arguments":{"argv":["touch","' + join(w.root, 'notified') + '"]}}}',
+      '{"jsonrpc":"2.0","id":4,"result":{}}',
+      '{"jsonrpc":"2.0","id":5,"method":"tools/call","params":{"name":"exec","arguments":{"argv":[]}}}',
+      '"x'.padEnd(10_000, 'x') + '"',
+      '{"jsonrpc":"2.0","id":6,"method":"initialize","params":{"protocolVersion":"1999-01-01"}}',
+      '{"jsonrpc":"2.0","id":7,"method":"ping"}',
+    ];
+    input.end(lines.join('\n') + '\n');
+    await served;
+    await waitFor(() => out.includes('"id":7'), { timeoutMs: 5000, message: 'the last ping answered' });
+    const replies = out.trim().split('\n').map((l) => JSON.parse(l));
+    const byId = (id: unknown) => replies.find((r) => r.id === id);
+    assert.equal(replies.filter((r) => r.error?.code === -32700).length, 1, 'one parse error');
+    assert.equal(replies.filter((r) => r.id === null && r.error?.code === -32600).length, 3, 'batch, bad id, line too long');
+    assert.equal(byId(2).error.code, -32600, 'jsonrpc 1.0');
+    assert.equal(byId(3).error.code, -32601);
+    assert.equal(byId(4), undefined, 'a response from the client is not answered');
+    assert.equal(byId(5).result.isError, true);
+    assert.equal(byId(6).result.protocolVersion, MCP_PROTOCOL_VERSIONS[0]);
+    assert.deepEqual(byId(7).result, {});
+    assert.equal(replies.length, 9);
+    assert.ok(!(await import('node:fs')).existsSync(join(w.root, 'notified')), 'a tools/call without an id ran nothing');
+  });
+
+  test('castellan mcp over stdio: a real process, ends when the client closes', async () => {
     const client = await import(`${MCP_SDK}/client/index.js` as string);
     const stdio = await import(`${MCP_SDK}/client/stdio.js` as string);
     const entry = fileURLToPath(new URL('./fixtures/cli-entry.ts', import.meta.url));

@@ -1,27 +1,6 @@
 // `castellan hook AGENT EVENT [PAYLOAD_JSON]`: the bridge agents' hook systems call; silent, fast, always exit 0 once configured right.
-import { bridgeLog, eventSeq, parsePayload, runBridge } from '../../integrations/bridge.js';
-import { denyAnswer, denyUnreadable, governToolHook, toolEventKind, type HookAnswer } from '../../integrations/govern.js';
-import { argvInput, gatePayload, readDeadline, readHookInput } from '../../integrations/hook-input.js';
-import { isAgentName } from '../../integrations/tables.js';
-import type { AgentName } from '../../integrations/types.js';
-import { defineCommand, EXIT, UsageError } from '../define-command.js';
-
-// Taken at process start, before anything else runs: concurrent hook processes are ordered by when the agent spawned them.
-const SEQ = eventSeq();
-
-/**
- * Governance must fail closed: if the pipeline itself breaks, the tool is denied (the agent shows why), never waved through.
- */
-async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: string, agent: AgentName, pre: boolean): Promise<HookAnswer | undefined> {
-  try {
-    return await fn();
-  } catch (e) {
-    bridgeLog(stateDir, `governance error: ${(e as Error).stack ?? e}`);
-    if (!pre) return undefined;
-    // In the agent's protocol: pi's extension reads only the JSON answer, and an exit code alone would let the tool run.
-    return denyAnswer(agent, `governance failed, tool denied: ${(e as Error).message}`);
-  }
-}
+import { HookUsageError, runHook } from '../../integrations/hook-command.js';
+import { defineCommand, UsageError } from '../define-command.js';
 
 export default defineCommand({
   name: 'hook',
@@ -41,41 +20,11 @@ export default defineCommand({
   ].join('\n'),
   positionals: true,
   run: async (ctx, { positionals }) => {
-    // Plain sessions stay untouched: not a byte read, no connection, no file.
-    if (!ctx.env.CASTELLAN_ENV) return EXIT.ok;
-    const [agent, event, json] = positionals;
-    if (!agent || !event || positionals.length > 3) throw new UsageError('expected AGENT EVENT [PAYLOAD_JSON]');
-    const kind = isAgentName(agent) ? toolEventKind(agent, event) : undefined;
-    const gating = kind === 'pre';
-    const input = json === undefined ? await readHookInput(process.stdin, { timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json);
-    let payload: unknown;
-    if (gating && isAgentName(agent)) {
-      // A tool call is judged on its whole payload or not at all: what cannot be read is denied, never waved through.
-      const g = input.ok ? gatePayload(agent, input.text) : { why: input.why };
-      if ('why' in g) {
-        bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} denied: payload unreadable (${g.why})`);
-        const a = await denyUnreadable({ agent, event, why: g.why, bytes: input.bytes, env: ctx.env, cwd: ctx.cwd, paths: ctx.paths });
-        process.stdout.write(a.stdout + '\n');
-        return a.exitCode;
-      }
-      payload = g.payload;
-    } else if (!input.ok) {
-      // A state-only event is dropped rather than reported from half a payload; the agent is not kept waiting.
-      bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} dropped: ${input.why}`);
-      return EXIT.ok;
-    } else payload = parsePayload(input.text);
-    const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ });
-    // Tool events also go through castellan's governance; the answer is the only thing this command ever prints.
-    const governed = isAgentName(agent) && kind ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket }), ctx.paths.stateDir, agent, gating) : undefined;
-    // A pane started by `castellan agent start` carries its agent id: that agent's own hooks answer its other events.
-    const own =
-      !governed && isAgentName(agent) && ctx.env.CASTELLAN_AGENT_ID
-        ? await (await import('../../integrations/agent-bridge.js')).agentEventAnswer({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, log: (l) => bridgeLog(ctx.paths.stateDir, l) })
-        : undefined;
-    await report;
-    if (own?.stdout) process.stdout.write(own.stdout + '\n');
-    if (governed?.stdout) process.stdout.write(governed.stdout + '\n');
-    if (governed?.stderr) process.stderr.write(governed.stderr + '\n');
-    return governed?.exitCode ?? EXIT.ok;
+    try {
+      return await runHook(ctx, positionals);
+    } catch (e) {
+      if (e instanceof HookUsageError) throw new UsageError(e.message);
+      throw e;
+    }
   },
 });

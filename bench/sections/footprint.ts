@@ -1,0 +1,177 @@
+// 9. Footprint: server and client memory with one idle pane, the hook bridge's cost per tool call, the install size.
+//
+// Memory is RSS (what `ps` shows) and USS, the private part (Private_Clean + Private_Dirty of /proc/PID/smaps_rollup):
+// what the process costs beyond pages it shares, such as the node binary's text that every Node process here maps
+// (the bench itself is one). The castellan server row counts every process it keeps beside it (the crash reaper).
+// A bare idle `node` is measured too: no Node program gets under it. The hook bridge is timed as an agent runs it
+// on every tool call: `castellan hook claude PreToolUse` with a payload on stdin and a pane's environment, against
+// the live server; wall time and CPU (bash `times`) per call, and `node -e 0` as the floor.
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { CastellanServer } from '../lib/castellan.js';
+import type { BenchEnv } from '../lib/env.js';
+import { killPid } from '../lib/proc.js';
+import type { Row, SectionResult } from '../lib/report.js';
+import { TmuxServer } from '../lib/tmux.js';
+import { log, median, round, sleep } from '../lib/util.js';
+
+const SHELL = ['bash', '--norc', '--noprofile'];
+const KiB = 1024;
+
+interface Mem {
+  rssKiB: number;
+  ussKiB: number;
+}
+
+function smaps(pid: number): Mem {
+  try {
+    const t = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const f = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(t)?.[1] ?? NaN);
+    return { rssKiB: f('Rss'), ussKiB: f('Private_Clean') + f('Private_Dirty') };
+  } catch {
+    return { rssKiB: NaN, ussKiB: NaN };
+  }
+}
+
+const sum = (ms: Mem[]): Mem => ({ rssKiB: ms.reduce((a, m) => a + m.rssKiB, 0), ussKiB: ms.reduce((a, m) => a + m.ussKiB, 0) });
+
+/** Memory after the process went quiet: the last of a few samples, 1 s after the step (as the memory section does). */
+async function settled(pids: () => number[]): Promise<Mem> {
+  await sleep(1000);
+  let m: Mem = { rssKiB: NaN, ussKiB: NaN };
+  for (let i = 0; i < 3; i++) {
+    m = sum(pids().map(smaps));
+    await sleep(200);
+  }
+  return m;
+}
+
+/** Direct children of pid that are not pane programs: what the server keeps beside it (its reaper). */
+function helpers(pid: number, panes: ReadonlySet<number>): number[] {
+  const out: number[] = [];
+  for (const n of readdirSync('/proc')) {
+    if (!/^\d+$/.test(n) || panes.has(Number(n))) continue;
+    try {
+      const s = readFileSync(`/proc/${n}/stat`, 'utf8');
+      if (Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(n));
+    } catch {
+      /* gone */
+    }
+  }
+  return out;
+}
+
+async function nodeFloor(): Promise<Mem> {
+  const c = spawn(process.execPath, ['-e', 'setInterval(() => {}, 1000)'], { stdio: 'ignore' });
+  try {
+    await sleep(500);
+    return await settled(() => [c.pid!]);
+  } finally {
+    killPid(c.pid, 'SIGKILL');
+  }
+}
+
+/** One `bash -c` per call: wall time from $EPOCHREALTIME and the child's CPU from `times`, both in ms. */
+function timedCalls(cmd: string, env: NodeJS.ProcessEnv, n: number): { wallMs: number[]; cpuMs: number[] } {
+  const script = `s=$EPOCHREALTIME; ${cmd} >/dev/null 2>&1; e=$EPOCHREALTIME; echo "$s $e"; times`;
+  const wallMs: number[] = [];
+  const cpuMs: number[] = [];
+  const sec = (x: string) => {
+    const m = /(\d+)m([\d.]+)s/.exec(x);
+    return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
+  };
+  for (let i = 0; i < n; i++) {
+    const out = execFileSync('bash', ['-c', script], { env, encoding: 'utf8' }).trim().split('\n');
+    const [s, e] = out[0].split(' ').map(Number);
+    wallMs.push((e - s) * 1000);
+    // `times` prints the shell's own user/sys, then its children's.
+    const [u, sy] = out[2].trim().split(/\s+/);
+    cpuMs.push((sec(u) + sec(sy)) * 1000);
+  }
+  return { wallMs, cpuMs };
+}
+
+/** Disk use (du -sk) of the packages package-lock.json installs without --omit=dev's dev ones, biggest first. */
+function productionInstall(repo: string): { totalKiB: number; top: Array<[string, number]> } {
+  const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
+  const sizes: Array<[string, number]> = [];
+  for (const [path, info] of Object.entries(lock.packages)) {
+    // Nested copies are inside their parent's directory; a package absent here is another platform's binary.
+    if (!path.startsWith('node_modules/') || path.lastIndexOf('node_modules/') !== 0 || info.dev || info.devOptional) continue;
+    const dir = join(repo, path);
+    if (!existsSync(dir)) continue;
+    sizes.push([path.slice('node_modules/'.length), Number(execFileSync('du', ['-sk', dir], { encoding: 'utf8' }).split('\t')[0])]);
+  }
+  sizes.sort((a, b) => b[1] - a[1]);
+  return { totalKiB: sizes.reduce((a, [, k]) => a + k, 0), top: sizes.slice(0, 8) };
+}
+
+const CLAUDE_PRE = (cwd: string) => JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' }, cwd });
+const CLAUDE_PROMPT = (cwd: string) => JSON.stringify({ session_id: 'bench', hook_event_name: 'UserPromptSubmit', prompt: 'hello', cwd });
+
+export async function footprint(b: BenchEnv): Promise<SectionResult> {
+  const calls = b.opts.quick ? 10 : 30;
+  const floor = await nodeFloor();
+  const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: SHELL });
+  let cServer: Mem, cServerAlone: Mem, cClient: Mem, reapers: number;
+  let hookPre: { wallMs: number[]; cpuMs: number[] }, hookState: { wallMs: number[]; cpuMs: number[] }, nodeZero: { wallMs: number[]; cpuMs: number[] };
+  try {
+    const panes = new Set((await s.notePanes()).map((p) => p.pid!).filter(Boolean));
+    const own = () => [s.pid, ...helpers(s.pid, panes)];
+    reapers = own().length - 1;
+    cServerAlone = await settled(() => [s.pid]);
+    cServer = await settled(own);
+    const c = await s.attach(202, 53);
+    cClient = await settled(() => [c.pid]);
+    const pre = join(s.home, 'pre.json');
+    const prompt = join(s.home, 'prompt.json');
+    writeFileSync(pre, CLAUDE_PRE(s.home));
+    writeFileSync(prompt, CLAUDE_PROMPT(s.home));
+    const env = { ...b.env, HOME: s.home, XDG_STATE_HOME: join(s.home, 'state'), XDG_CONFIG_HOME: join(s.home, 'config'), CASTELLAN_SOCKET: s.socket, CASTELLAN_ENV: '1', CASTELLAN_PANE_ID: 'w1:p1' };
+    const bin = join(b.root, 'bin', 'castellan.js');
+    nodeZero = timedCalls(`'${process.execPath}' -e 0`, env, calls);
+    hookPre = timedCalls(`'${process.execPath}' '${bin}' hook claude PreToolUse < '${pre}'`, env, calls);
+    hookState = timedCalls(`'${process.execPath}' '${bin}' hook claude UserPromptSubmit < '${prompt}'`, env, calls);
+  } finally {
+    await s.stop();
+  }
+  const t = await TmuxServer.start(b, { cols: 200, rows: 50, command: SHELL.join(' ') });
+  let tServer: Mem, tClient: Mem;
+  try {
+    tServer = await settled(() => [t.pid]);
+    const c = await t.attach(200, 51);
+    tClient = await settled(() => [c.pid]);
+  } finally {
+    await t.stop();
+  }
+  const install = productionInstall(b.repo);
+  let tmuxBinKiB = NaN;
+  try {
+    const path = execFileSync('sh', ['-c', 'command -v tmux'], { encoding: 'utf8' }).trim();
+    tmuxBinKiB = statSync(path).size / KiB;
+  } catch {
+    /* no tmux */
+  }
+  const MB = (k: number) => k / KiB;
+  log(`footprint: node floor RSS ${round(MB(floor.rssKiB), 1)} MB USS ${round(MB(floor.ussKiB), 1)} MB; server alone RSS ${round(MB(cServerAlone.rssKiB), 1)} MB, with ${reapers} helper(s) ${round(MB(cServer.rssKiB), 1)} MB`);
+  log(`footprint: hook PreToolUse wall ms ${hookPre.wallMs.map((x) => round(x, 0)).join(' ')}; node -e 0 wall ms ${nodeZero.wallMs.map((x) => round(x, 0)).join(' ')}`);
+  log(`footprint: production install ${round(MB(install.totalKiB), 1)} MB; biggest: ${install.top.map(([n, k]) => `${n} ${round(MB(k), 1)}`).join(', ')}`);
+  const S = 'footprint';
+  const rows: Row[] = [
+    { section: S, metric: 'idle bare node (floor), RSS', unit: 'MB', castellan: MB(floor.rssKiB), digits: 1 },
+    { section: S, metric: 'server RSS, 1 idle pane (incl. reaper)', unit: 'MB', castellan: MB(cServer.rssKiB), tmux: MB(tServer.rssKiB), digits: 1, target: '< 40', pass: MB(cServer.rssKiB) < 40 },
+    { section: S, metric: 'server USS (private), 1 idle pane (incl. reaper)', unit: 'MB', castellan: MB(cServer.ussKiB), tmux: MB(tServer.ussKiB), digits: 1 },
+    { section: S, metric: 'client RSS, attached', unit: 'MB', castellan: MB(cClient.rssKiB), tmux: MB(tClient.rssKiB), digits: 1, target: '< 60', pass: MB(cClient.rssKiB) < 60 },
+    { section: S, metric: 'client USS (private), attached', unit: 'MB', castellan: MB(cClient.ussKiB), tmux: MB(tClient.ussKiB), digits: 1 },
+    { section: S, metric: 'node -e 0 (floor), median wall', unit: 'ms', castellan: median(nodeZero.wallMs), digits: 1 },
+    { section: S, metric: 'hook bridge PreToolUse, median wall', unit: 'ms', castellan: median(hookPre.wallMs), digits: 1, target: '< 60', pass: median(hookPre.wallMs) < 60 },
+    { section: S, metric: 'hook bridge PreToolUse, median CPU', unit: 'ms', castellan: median(hookPre.cpuMs), digits: 1 },
+    { section: S, metric: 'hook bridge state-only event, median wall', unit: 'ms', castellan: median(hookState.wallMs), digits: 1 },
+    { section: S, metric: 'install: production node_modules (tmux: binary)', unit: 'MB', castellan: MB(install.totalKiB), tmux: MB(tmuxBinKiB), digits: 1 },
+  ];
+  return {
+    rows,
+    raw: { floor, castellan: { server: cServer, serverAlone: cServerAlone, helpers: reapers, client: cClient, hookPre, hookState, nodeZero }, tmux: { server: tServer, client: tClient, binKiB: tmuxBinKiB }, install },
+  };
+}

@@ -1,0 +1,96 @@
+#!/bin/sh
+# castellan's crash reaper: one beside each server; when the server dies without ending its panes (kill -9, a crash), it ends them.
+#
+# Plain POSIX sh on purpose: it sleeps in `read` for the server's whole life, so it must cost next to nothing
+# (about 1.7 MB RSS, where a second Node process cost 43 MB). It reads "+PID" / "-PID" lines (pane programs
+# started and ended; each leads its own session) from a pipe only the server holds. End of file means the
+# server is gone, however it went. Then every process in those sessions gets HUP, TERM and KILL,
+# under two seconds in all, and the reaper exits. Only builtins run in the loop (read, case, kill), so the
+# only child it ever starts is `sleep` between the steps.
+
+# Its own session already (spawned detached); a stray hangup or interrupt must not stop the watch.
+trap '' HUP INT
+
+leaders=' '
+while IFS= read -r line; do
+  n=${line#[+-]}
+  # Only what the server writes: a sign, then 2 to 10 digits without a leading zero. 0, 1, negative numbers,
+  # process groups and anything else never get near kill.
+  case $line in [+-]*) ;; *) continue ;; esac
+  case $n in '' | *[!0-9]* | 0*) continue ;; esac
+  [ ${#n} -le 10 ] && [ "$n" -gt 1 ] || continue
+  case $line in
+    +*) case $leaders in *" $n "*) ;; *) leaders="$leaders$n " ;; esac ;;
+    -*) case $leaders in *" $n "*) leaders="${leaders%%" $n "*} ${leaders#*" $n "}" ;; esac ;;
+  esac
+done
+# `--list` (for tests): say which sessions would be ended, and touch nothing.
+if [ "${1-}" = --list ]; then
+  printf '%s\n' "$leaders"
+  exit 0
+fi
+[ "$leaders" = ' ' ] && exit 0
+
+# The live (not zombie) processes of the leaders' sessions, from /proc; the session is the 4th field after the
+# command name, which is in parentheses and may hold anything, so the split starts after its last ") ".
+members() {
+  for d in /proc/[0-9]*; do
+    { IFS= read -r st < "$d/stat"; } 2>/dev/null || continue
+    set -f
+    # shellcheck disable=SC2086 # the split into fields is the point
+    set -- ${st##*") "}
+    set +f
+    [ "$1" = Z ] && continue
+    case $leaders in *" $4 "*) printf '%s ' "${d#/proc/}" ;; esac
+  done
+}
+
+# Has not exited: a zombie has (it only waits for its new parent, init, to reap it).
+running() {
+  if [ -r /proc/self/stat ]; then
+    { IFS= read -r st < "/proc/$1/stat"; } 2>/dev/null || return 1
+    set -f
+    # shellcheck disable=SC2086
+    set -- ${st##*") "}
+    set +f
+    [ "$1" != Z ]
+  else
+    kill -s 0 -- "$1" 2>/dev/null
+  fi
+}
+
+# One step: signal everything left, then wait up to $2 ticks of 100 ms for it to be gone. A scan of /proc costs
+# dash tens of milliseconds (its `read` takes a byte per syscall), so between ticks only the processes just
+# signalled are checked; the next step's scan finds anything started meanwhile. Where there is no
+# /proc (macOS), the leaders' process groups are what can be reached.
+step() {
+  if [ -r /proc/self/stat ]; then
+    left=$(members)
+    [ -n "$left" ] || exit 0
+  else
+    left=
+    for p in $leaders; do left="$left -$p"; done
+  fi
+  # shellcheck disable=SC2086 # one pid per word
+  kill -s "$1" -- $left 2>/dev/null
+  i=0
+  while [ "$i" -lt "$2" ]; do
+    sleep 0.1 2>/dev/null || sleep 1
+    i=$((i + 1))
+    some=
+    for p in $left; do running "$p" && some=1 && break; done
+    [ -n "$some" ] || return 0
+  done
+}
+
+# The kernel has already hung the terminals up when the server died; this is for what ignored that.
+step HUP 2
+step TERM 7
+step KILL 3
+# A process forked between a scan and its kill escaped it; with its parent dead no more are forked, so a
+# second and third look catch the last of them.
+step KILL 2
+step KILL 2
+# Whatever is left now is unkillable (stuck in the kernel): exit 1 says so.
+[ -r /proc/self/stat ] && [ -n "$(members)" ] && exit 1
+exit 0

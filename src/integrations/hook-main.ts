@@ -1,0 +1,36 @@
+// The fast entry for `castellan hook AGENT EVENT [PAYLOAD_JSON]`: what bin/castellan.js loads instead of the whole CLI.
+//
+// An agent runs the hook bridge on every tool call and waits for it, so this path skips the CLI (its command
+// table, argument parser and error mapping) and loads only the bridge, governance and their config reader.
+// The build bundles it into dist/hook/ (scripts/bundle-hook.mjs): a few files instead of ~150 modules to resolve.
+// Anything else (a flag, help, a wrong word count) goes through the full CLI, which gives the usual messages.
+import { resolvePaths } from '../platform/paths.js';
+import { HookUsageError, runHook } from './hook-command.js';
+
+/** Is this argv (after `node castellan.js`) one the fast entry serves exactly as the CLI would? */
+export function isFastHookArgv(argv: readonly string[]): boolean {
+  return argv[0] === 'hook' && argv.length >= 3 && argv.length <= 4 && argv.slice(1).every((a) => !a.startsWith('-')) && argv[1] !== '' && argv[2] !== '';
+}
+
+export async function hookMain(argv: readonly string[]): Promise<number> {
+  // `castellan hook ... | head`: the reader's choice, not an error worth a stack trace.
+  for (const stream of [process.stdout, process.stderr]) {
+    stream.on('error', (e: NodeJS.ErrnoException) => {
+      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+      throw e;
+    });
+  }
+  let paths;
+  try {
+    paths = resolvePaths({});
+  } catch (e) {
+    process.stderr.write(`castellan: ${(e as Error).message}\n`);
+    return 2;
+  }
+  try {
+    return await runHook({ paths, env: process.env, cwd: process.cwd() }, argv.slice(1));
+  } catch (e) {
+    process.stderr.write(`castellan hook: ${(e as Error).message}${e instanceof HookUsageError ? '\nusage: castellan hook AGENT EVENT [PAYLOAD_JSON]' : ''}\n`);
+    return e instanceof HookUsageError ? 2 : 1;
+  }
+}
