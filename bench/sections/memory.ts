@@ -4,6 +4,7 @@
 // Every pane runs `sh -c 'read _; head -n LINES FILE; <signal done>; exec sleep ...'`, so panes exist (idle) before
 // they fill. Steps: 1 idle pane -> fill it -> add 3 idle panes -> fill them. RSS (VmRSS) is read 1 s after each
 // step. castellan's server is a Node process: RSS includes garbage not collected yet, so treat it as +-a few MB.
+// Target (issue 14): memory per pane with full scrollback at most 1.5x tmux's, with as many lines kept.
 import { CastellanServer } from '../lib/castellan.js';
 import type { BenchEnv } from '../lib/env.js';
 import { rssKiB } from '../lib/proc.js';
@@ -101,14 +102,21 @@ export async function memory(b: BenchEnv): Promise<SectionResult> {
   const per4 = (m: MemRun) => (m.filled4 - m.base4) / 3;
   const idlePane = (m: MemRun) => (m.base4 - m.filled1) / 3;
   const S = 'memory (200x50)';
+  // Issue 14's target for a pane's memory with full scrollback: at most 1.5x tmux's in the same run.
+  const TARGET = 1.5;
+  const perPane = (c: number, t: number): Pick<Row, 'target' | 'pass'> => ({ target: `<= ${TARGET}x tmux`, pass: c <= TARGET * t });
   const rows: Row[] = [
     { section: S, metric: 'server RSS, 1 idle pane', unit: 'MB', castellan: c.base1, tmux: t.base1, digits: 1 },
     { section: S, metric: 'server RSS, 1 pane with full scrollback', unit: 'MB', castellan: c.filled1, tmux: t.filled1, digits: 1 },
     { section: S, metric: 'server RSS, 4 panes with full scrollback', unit: 'MB', castellan: c.filled4, tmux: t.filled4, digits: 1 },
-    { section: S, metric: 'per pane: filling the 1st pane', unit: 'MB', castellan: per1(c), tmux: per1(t), digits: 1 },
-    { section: S, metric: 'per pane: filling panes 2-4 (mean)', unit: 'MB', castellan: per4(c), tmux: per4(t), digits: 1 },
+    { section: S, metric: 'per pane: filling the 1st pane', unit: 'MB', castellan: per1(c), tmux: per1(t), digits: 1, ...perPane(per1(c), per1(t)) },
+    { section: S, metric: 'per pane: filling panes 2-4 (mean)', unit: 'MB', castellan: per4(c), tmux: per4(t), digits: 1, ...perPane(per4(c), per4(t)) },
     { section: S, metric: 'per idle (empty) pane', unit: 'MB', castellan: idlePane(c), tmux: idlePane(t), digits: 2 },
-    { section: S, metric: 'lines kept, pane 1 (c: scrollback+screen, t: history)', unit: 'lines', castellan: c.scrollbackLines ?? NaN, tmux: t.scrollbackLines ?? NaN, digits: 0 },
+    {
+      section: S, metric: 'lines kept, pane 1 (c: scrollback+screen, t: history)', unit: 'lines', castellan: c.scrollbackLines ?? NaN, tmux: t.scrollbackLines ?? NaN, digits: 0,
+      // "With the same number of lines kept": castellan must keep at least what tmux keeps.
+      target: '>= tmux', pass: (c.scrollbackLines ?? 0) >= (t.scrollbackLines ?? Infinity),
+    },
   ];
   return { rows, raw: { lines: LINES, castellan: c, tmux: t } };
 }

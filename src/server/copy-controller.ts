@@ -83,7 +83,7 @@ export class CopyController {
     const buf = copyBufferOf(screen);
     const s = this.states.get(pane);
     const top = s ? s.top : Math.max(buf.first, buf.first + buf.length - buf.rows);
-    const line = screen.buffer.getLine(top + y - buf.first);
+    const line = screen.lines().line(top + y);
     const text = line ? line.translateToString(false, 0, Math.min(screen.cols, x)) : '';
     const at: Pos = { line: top + Math.max(0, Math.min(buf.rows - 1, y)), col: [...text].length };
     if (action === 'press') {

@@ -1,5 +1,6 @@
 // Renders a pane in copy mode: history rows at the copy view, with selection and search matches marked.
-import type { IBufferCell, IBufferLine } from '@xterm/headless';
+import type { IBufferCell } from '@xterm/headless';
+import type { LineView } from '../history/index.js';
 import type { CopyBuffer, CopyState } from './copy-mode.js';
 import { copyIndicator, selectionRange, visibleMatches } from './copy-mode.js';
 import type { Screen } from './screen.js';
@@ -29,22 +30,21 @@ export interface CopyStyles {
   indicator: string;
 }
 
-/** A CopyBuffer over a screen's active buffer, in absolute line numbers. */
+/** A CopyBuffer over a screen's history + screen, in absolute line numbers. */
 export function copyBufferOf(screen: Screen): CopyBuffer {
-  const b = screen.buffer;
-  const off = screen.historyOffset;
+  const v = screen.lines();
   return {
-    first: off,
-    length: b.length,
+    first: v.first,
+    length: v.length,
     rows: screen.rows,
     cols: screen.cols,
-    line: (abs) => plainRow(b.getLine(abs - off)),
-    wrapped: (abs) => !!b.getLine(abs - off)?.isWrapped,
+    line: (abs) => plainRow(v.line(abs)),
+    wrapped: (abs) => !!v.line(abs)?.isWrapped,
   };
 }
 
 /** One row with marked cell ranges drawn in their own style (characters kept, colours replaced). */
-function markedRow(line: IBufferLine, cols: number, cell: IBufferCell, marks: Mark[]): string {
+function markedRow(line: LineView, cols: number, cell: IBufferCell, marks: Mark[]): string {
   let out = '';
   let cur: string | undefined;
   for (let x = 0; x < Math.min(cols, line.length); x++) {
@@ -62,7 +62,7 @@ function markedRow(line: IBufferLine, cols: number, cell: IBufferCell, marks: Ma
 }
 
 /** Converts a column counted in characters (as copy mode does) to a cell column (wide chars take two). */
-function cellCol(line: IBufferLine, col: number, cell: IBufferCell, cols: number): number {
+function cellCol(line: LineView, col: number, cell: IBufferCell, cols: number): number {
   let chars = 0;
   for (let x = 0; x < cols; x++) {
     line.getCell(x, cell);
@@ -76,8 +76,8 @@ function cellCol(line: IBufferLine, col: number, cell: IBufferCell, cols: number
 /** Rows (SGR strings) of the copy view, the cursor position on screen, and the corner indicator. */
 export function renderCopy(screen: Screen, s: CopyState, st: CopyStyles): { rows: string[]; cursor: { x: number; y: number } } {
   const buf = copyBufferOf(screen);
-  const b = screen.buffer;
-  const cell = b.getNullCell();
+  const v = screen.lines();
+  const cell = screen.scratchCell();
   const cols = screen.cols;
   const sel = selectionRange(s);
   const matches = visibleMatches(s, buf);
@@ -86,7 +86,7 @@ export function renderCopy(screen: Screen, s: CopyState, st: CopyStyles): { rows
   const rows: string[] = [];
   for (let y = 0; y < screen.rows; y++) {
     const abs = s.top + y;
-    const line = b.getLine(abs - buf.first);
+    const line = v.line(abs);
     if (!line) {
       rows.push(y === 0 ? ' '.repeat(cols - width(indicator)) + `\x1b[0;${st.indicator}m${indicator}\x1b[0m` : '');
       continue;
@@ -110,6 +110,6 @@ export function renderCopy(screen: Screen, s: CopyState, st: CopyStyles): { rows
     } else rows.push(marks.length ? markedRow(line, cols, cell, marks) : serializeRow(line, cols, cell));
   }
   const cy = s.cursor.line - s.top;
-  const cursorLine = b.getLine(s.cursor.line - buf.first);
+  const cursorLine = v.line(s.cursor.line);
   return { rows, cursor: { x: cursorLine ? cellCol(cursorLine, s.cursor.col, cell, cols) : 0, y: cy } };
 }

@@ -8,7 +8,11 @@
 import xterm from '@xterm/headless';
 import type { Terminal as XTerm, IDisposable } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
-import { plainRow, serializeRow, serializeRows, stripControls } from './sgr.js';
+import { Scrollback, type HistoryView } from '../history/index.js';
+import { lineCount, readLines, readRange, type ReadLinesOptions } from './screen-read.js';
+import { plainRow, serializeRows, stripControls } from './sgr.js';
+
+export type { ReadLinesOptions } from './screen-read.js';
 
 const { Terminal } = xterm;
 const { Unicode11Addon } = unicode11;
@@ -46,15 +50,6 @@ export interface ScreenSnapshot {
 }
 
 export interface ScreenNotification { title?: string; body: string }
-
-export interface ReadLinesOptions {
-  /** How many lines, counted back from the last non-blank screen row. Default: one screenful. */
-  lines?: number;
-  /** SGR-styled rows (as viewportRows) instead of plain text. */
-  ansi?: boolean;
-  /** 'all' (default) reaches into scrollback; 'screen' stops at the top of the visible screen. */
-  source?: 'screen' | 'all';
-}
 
 // Program-supplied text (titles, notifications) is capped so a runaway program cannot bloat state.
 const MAX_TITLE = 1024;
@@ -107,8 +102,8 @@ export class Screen {
   private readonly replies: Listeners<string>;
   private readonly allListeners: Array<{ clear(): void }>;
 
+  private readonly history: Scrollback;
   private _version = 0;
-  private scrolled = 0;
   private _title = '';
   private _cwd: string | undefined;
   private pending = 0;
@@ -135,9 +130,10 @@ export class Screen {
     this.term = new Terminal({
       cols: opts.cols,
       rows: opts.rows,
-      scrollback: Math.max(0, Math.floor(opts.scrollback)),
-      allowProposedApi: true, // the unicode API is "proposed"
+      scrollback: Scrollback.xtermScrollback(Math.max(0, Math.floor(opts.scrollback))),
+      allowProposedApi: true, // the unicode and marker APIs are "proposed"
     });
+    this.history = new Scrollback(this.term, Math.max(0, Math.floor(opts.scrollback)));
     // Unicode 11 widths match what current terminals draw for emoji and CJK.
     this.term.loadAddon(new Unicode11Addon());
     this.term.unicode.activeVersion = '11';
@@ -162,12 +158,19 @@ export class Screen {
     if (!this.disposed) this.term.input('', true);
   }
 
-  /** The active buffer, read-only (copy mode reads history through it). */
-  get buffer(): import('@xterm/headless').IBuffer { return this.term.buffer.active; }
-  /** Absolute number of the active buffer's line 0 (lines trimmed from history so far; 0 on the alternate screen). */
-  get historyOffset(): number {
-    const b = this.term.buffer.active;
-    return b.type === 'normal' ? Math.max(0, this.scrolled - b.baseY) : 0;
+  /** History + screen of the active buffer as one list (copy mode reads it; absolute numbers stay put as output arrives). */
+  lines(): HistoryView {
+    return this.history.view();
+  }
+
+  /** A scratch cell for reading lines of lines() (renderers reuse one per row). */
+  scratchCell(): import('@xterm/headless').IBufferCell {
+    return this.term.buffer.active.getNullCell();
+  }
+
+  /** Bytes held by this screen's archived history (lines that left xterm). */
+  get historyBytes(): number {
+    return this.history.storeBytes();
   }
 
   /** Parse pty bytes; cb fires once they are parsed (used for flow control). */
@@ -200,7 +203,7 @@ export class Screen {
   resize(cols: number, rows: number): void {
     checkSize(cols, rows);
     if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
-    this.term.resize(cols, rows);
+    this.history.resize(cols, rows);
     this.touch();
   }
 
@@ -251,40 +254,17 @@ export class Screen {
 
   /** The last lines of scrollback + screen (history first); trailing blank screen rows dropped. */
   readLines(opts: ReadLinesOptions = {}): string[] {
-    const b = this.term.buffer.active;
-    const screenTop = b.baseY;
-    let last = screenTop + this.term.rows - 1;
-    while (last >= screenTop && plainRow(b.getLine(last)) === '') last--;
-    const floor = opts.source === 'screen' ? screenTop : 0;
-    const want = opts.lines === undefined ? this.term.rows : Math.max(0, Math.floor(opts.lines));
-    const first = Math.max(floor, last + 1 - want);
-    const out: string[] = [];
-    const cell = b.getNullCell();
-    for (let y = first; y <= last; y++) {
-      const line = b.getLine(y);
-      out.push(!opts.ansi ? plainRow(line) : line ? serializeRow(line, this.term.cols, cell) : '');
-    }
-    return out;
+    return readLines(this.history.view(), this.term, this.term.buffer.active.getNullCell(), opts);
   }
 
   /** How many lines scrollback + screen hold now (up to the last non-blank screen row), for reading them in slices. */
   lineCount(): number {
-    const b = this.term.buffer.active;
-    let last = b.baseY + this.term.rows - 1;
-    while (last >= b.baseY && plainRow(b.getLine(last)) === '') last--;
-    return last + 1;
+    return lineCount(this.history.view());
   }
 
   /** Lines [from, to) of scrollback + screen, SGR-styled or plain: lets a caller serialise a long history in slices. */
   readRange(from: number, to: number, ansi: boolean): string[] {
-    const b = this.term.buffer.active;
-    const out: string[] = [];
-    const cell = b.getNullCell();
-    for (let y = Math.max(0, from); y < Math.min(to, b.length); y++) {
-      const line = b.getLine(y);
-      out.push(!ansi ? plainRow(line) : line ? serializeRow(line, this.term.cols, cell) : '');
-    }
-    return out;
+    return readRange(this.history.view(), this.term.cols, this.term.buffer.active.getNullCell(), from, to, ansi);
   }
 
   /** Plain view for agent-state detection; cached until the screen changes (treat as read-only). */
@@ -320,6 +300,7 @@ export class Screen {
     this.disposed = true;
     for (const d of this.disposables) d.dispose();
     for (const l of this.allListeners) l.clear();
+    this.history.dispose();
     // xterm's dispose keeps the buffer: drop the history now, so a screen still referenced somewhere holds a few rows, not megabytes.
     this.term.options.scrollback = 0;
     this.term.reset();
@@ -338,9 +319,7 @@ export class Screen {
     this.disposables.push(
       t.onWriteParsed(() => { this.touch(); this.writeParsed.emit(); }),
       t.onScroll(() => {
-        // Lines scrolled off the top of the normal screen: with the buffer's base line this gives
-        // history lines stable absolute numbers (copy mode anchors to them while output arrives).
-        if (t.buffer.active.type === 'normal') this.scrolled++;
+        this.history.scrolled();
         this.touch();
       }),
       t.onData((data) => { if (data) this.replies.emit(data); }),
@@ -355,7 +334,9 @@ export class Screen {
       p.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => this.decset(params, false)),
       p.registerCsiHandler({ intermediates: ' ', final: 'q' }, (params) => this.decscusr(params)),
       p.registerCsiHandler({ intermediates: '!', final: 'p' }, () => this.resetTracked(false)), // DECSTR
-      p.registerEscHandler({ final: 'c' }, () => this.resetTracked(true)), // RIS
+      p.registerEscHandler({ final: 'c' }, () => (this.history.resetting(), this.resetTracked(true))), // RIS
+      // ED3 clears history (the archived part is castellan's to clear).
+      p.registerCsiHandler({ final: 'J' }, (params) => (params.includes(3) && this.history.clearing(), false)),
       p.registerOscHandler(9, (data) => this.osc9(data)),
       p.registerOscHandler(777, (data) => this.osc777(data)),
       p.registerOscHandler(7, (data) => this.osc7(data)),

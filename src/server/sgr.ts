@@ -11,7 +11,8 @@
 //
 // Only the public IBufferCell API is used: xterm's private cell arrays are faster (~2x) but change
 // between releases, and this path is already well under a millisecond per dense frame.
-import type { Terminal as XTerm, IBufferLine, IBufferCell } from '@xterm/headless';
+import type { Terminal as XTerm, IBufferCell } from '@xterm/headless';
+import type { LineView } from '../history/index.js';
 import { hasControls, stripControls as stripAll } from '../core/text.js';
 
 // Attribute flags, packed into one number so a style change is one integer compare.
@@ -83,11 +84,11 @@ function safeChars(chars: string): string {
 }
 
 /**
- * Serializes one buffer line to an SGR string (see the contract at the top of this file).
+ * Serializes one line (xterm's, or an archived one: src/history) to an SGR string (see the contract at the top of this file).
  * `cell` is a scratch cell reused across calls (`buffer.getNullCell()`), which keeps the loop
  * allocation-free apart from the output string.
  */
-export function serializeRow(line: IBufferLine, cols: number, cell: IBufferCell): string {
+export function serializeRow(line: LineView, cols: number, cell: IBufferCell): string {
   const end = Math.min(cols, line.length);
   let out = '';
   // Current emitted style. Colour identity is (mode, colour); modes are opaque numbers that the
@@ -181,7 +182,7 @@ export function serializeRows(term: XTerm, startLine: number, count: number): st
 }
 
 /** Plain text of one line, trailing spaces trimmed and control characters replaced. */
-export function plainRow(line: IBufferLine | undefined): string {
+export function plainRow(line: LineView | undefined): string {
   if (!line) return '';
   // trimRight only drops never-written cells; explicitly written spaces need trimming too.
   const text = line.translateToString(true);

@@ -10,7 +10,7 @@ import { tempEnvFor } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
 
 const PANES = 20;
-/** ~12,000 lines: more than the default 10,000 lines of scrollback, so every pane's history is full (~15 MB each). */
+/** ~12,000 lines: more than the default 10,000 lines of scrollback, so every pane's history is full (~1 MB each in the history store). */
 const FLOOD = ['sh', '-c', 'seq -f "%08g a line of scrollback text" 1 12000'];
 const MB = 1024 * 1024;
 
@@ -42,9 +42,9 @@ test(`${PANES} exited panes with full scrollback, once closed, leave the server'
   for (const id of ids) srv.session.dispatch({ type: 'pane.close', pane: id });
   const after = await liveMemory();
   t.diagnostic(`live memory: baseline ${(before / MB).toFixed(1)} MB, ${PANES} exited panes ${(full / MB).toFixed(1)} MB, after closing them ${(after / MB).toFixed(1)} MB`);
-  assert.ok(full - before > PANES * 5 * MB, `the panes held their scrollback while open (${((full - before) / MB).toFixed(1)} MB)`);
+  assert.ok(full - before > PANES * 0.5 * MB, `the panes held their scrollback while open (${((full - before) / MB).toFixed(1)} MB)`);
   assert.equal(srv.session.stats().panes, 1, 'only the first pane keeps a runtime');
-  assert.ok(after - before < 30 * MB, `closing the exited panes gives their memory back: ${((after - before) / MB).toFixed(1)} MB above baseline`);
+  assert.ok(after - before < (full - before) / 2, `closing the exited panes gives their memory back: ${((after - before) / MB).toFixed(1)} MB above baseline`);
 });
 
 test(`ping counts the ${PANES} closed panes out again (real server)`, async (t) => {

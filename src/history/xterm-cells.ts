@@ -1,0 +1,183 @@
+// The one file that knows how @xterm/headless lays out a line's cells in memory: read to archive a line, written back to render it.
+//
+// Why private fields: archiving reads every line that scrolls off a pane (~120 000 lines per 10 MB of output);
+// the public getCell() API costs ~13 µs a line, which would halve parsing throughput, while walking the
+// line's Uint32Array costs well under 1 µs. Rendering loads archived cells back into xterm's own CellData, so
+// sgr.ts serialises archived and live lines with the same code (and the same output). probe() checks the
+// layout once; if it ever changes, screens keep all history in xterm instead (slower, bigger, still correct).
+import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
+import { unitsToString, type HistoryStore, type LineMeta } from './store.js';
+
+// Layout of a cell: 3 uint32 (content, fg, bg). content = width(2 bits) << 22 | combined(1) << 21 | codepoint(21).
+const CELL = 3;
+const CODEPOINT = 0x1fffff;
+const COMBINED = 0x200000;
+const WIDTH_SHIFT = 22;
+const NULL_CELL = 1 << WIDTH_SHIFT; // width 1, no content
+const SPACE_CELL = NULL_CELL | 32;
+// fg: flags in bits 26-31, colour mode in 24-25; bg: italic/dim/overline/extended/protected in 26-30.
+const FG_STYLE = 0xff000000; // any fg flag or a non-default fg colour
+const BG_KEEP = 0x5f000000; // non-default bg colour, italic, dim, overline, or extended attributes
+const UNDERLINE = 0x10000000;
+const HAS_EXTENDED = 0x10000000;
+/** A cell's text is capped: a program piling combining marks on one cell must not grow history without bound. */
+export const MAX_CELL_UNITS = 64;
+
+interface RawLine {
+  _data: Uint32Array;
+  _combined: Record<number, string>;
+  _extendedAttrs: Record<number, { underlineStyle?: number } | undefined>;
+  length: number;
+  isWrapped: boolean;
+}
+
+interface RawCell { content: number; fg: number; bg: number; combinedData: string }
+
+const rawOf = (line: IBufferLine): RawLine => (line as unknown as { _line: RawLine })._line;
+
+/** Does this xterm lay lines out as this file expects? Checked on a screen's blank first line. */
+export function probe(term: Terminal): boolean {
+  try {
+    const line = term.buffer.normal.getLine(0);
+    if (!line) return false;
+    const raw = rawOf(line);
+    const cell = term.buffer.normal.getNullCell() as unknown as RawCell;
+    return raw._data instanceof Uint32Array && raw._data.length >= term.cols * CELL && raw._data[0] === NULL_CELL &&
+      typeof raw._combined === 'object' && typeof raw._extendedAttrs === 'object' &&
+      typeof cell.content === 'number' && typeof cell.fg === 'number' && typeof cell.bg === 'number' && 'combinedData' in cell;
+  } catch {
+    return false;
+  }
+}
+
+/** Grows a scratch array to hold `need` items. */
+function room(a: Uint16Array, need: number): Uint16Array {
+  return need <= a.length ? a : new Uint16Array(need * 2);
+}
+
+let shapeScratch: Uint16Array = new Uint16Array(256);
+const meta: LineMeta = { nUnits: 0, nRuns: 0, nCells: 0, shapes: undefined, width: 0, wrapped: false, nulls: false, stray: false };
+
+/** How many cells of a line to keep: trailing blanks of default style go (every renderer drops them too). */
+function keptCells(raw: RawLine): number {
+  const d = raw._data;
+  let end = raw.length;
+  for (; end > 0; end--) {
+    const i = (end - 1) * CELL;
+    const c = d[i];
+    // Blank: width 1 and no text or a space; default style (an extended attribute counts as style here).
+    if ((c !== NULL_CELL && c !== SPACE_CELL) || (d[i + 1] & FG_STYLE) !== 0 || (d[i + 2] & BG_KEEP) !== 0) break;
+  }
+  if (end > 0 && end < raw.length && d[(end - 1) * CELL] >>> WIDTH_SHIFT === 0) {
+    // xterm's trimmed text ends before a zero-width last character unless written blanks follow it: keep them.
+    for (let x = raw.length - 1; x >= end; x--) if (d[x * CELL] & CODEPOINT) return x + 1;
+  }
+  return end;
+}
+
+/**
+ * Appends one xterm line to the store. Runs once per line that scrolls off a pane, so the loop writes
+ * straight into the store's arrays and does one comparison per cell for the style.
+ */
+export function archiveLine(line: IBufferLine, store: HistoryStore): void {
+  const raw = rawOf(line);
+  const d = raw._data;
+  const end = keptCells(raw);
+  // Room for the worst case up front (two units and a run per cell); only combining sequences need more.
+  const sink = store.open(end * 2, end + 1);
+  let text = sink.text;
+  const runs = sink.runs;
+  const t0 = sink.t0;
+  let r = sink.r0 * 3;
+  const shapes = (shapeScratch = room(shapeScratch, end));
+  let u = t0;
+  let complex = false, nulls = false, stray = false;
+  let prevWidth = 1, curFg = 0, curBg = 0;
+  for (let x = 0; x < end; x++) {
+    const i = x * CELL;
+    const c = d[i];
+    let fg = d[i + 1];
+    let bg = d[i + 2];
+    if (bg & HAS_EXTENDED) {
+      // Of the extended attributes only the underline style shows in rendered rows (as plain underline).
+      if (raw._extendedAttrs[x]?.underlineStyle) fg = (fg | UNDERLINE) >>> 0;
+      bg = (bg & ~HAS_EXTENDED) >>> 0;
+    }
+    if (fg !== curFg || bg !== curBg) {
+      runs[r] = x;
+      runs[r + 1] = fg;
+      runs[r + 2] = bg;
+      r += 3;
+      curFg = fg;
+      curBg = bg;
+    }
+    const w = c >>> WIDTH_SHIFT;
+    if (w !== 1) {
+      complex = true;
+      // The right half of a wide character has no text (a zero-width character xterm put in a cell of
+      // its own keeps its text, as a "stray" cell).
+      if (w === 0) {
+        if (prevWidth !== 2) stray = true;
+        if ((c & (CODEPOINT | COMBINED)) === 0) {
+          shapes[x] = 0;
+          prevWidth = 0;
+          continue;
+        }
+      }
+    }
+    prevWidth = w;
+    let n = 1;
+    if (c & COMBINED) {
+      const str = (raw._combined[x] ?? ' ').slice(0, MAX_CELL_UNITS);
+      n = str.length;
+      text = sink.more(u - t0 + n + (end - x) * 2);
+      for (let k = 0; k < n; k++) text[u + k] = str.charCodeAt(k);
+      if (n !== 1) complex = true;
+    } else {
+      const cp = c & CODEPOINT;
+      if (cp < 0x10000) {
+        text[u] = cp;
+        if (cp === 0) nulls = true; // a never-written cell (unit 0), drawn as a blank
+      } else {
+        n = 2;
+        complex = true;
+        text[u] = 0xd800 + ((cp - 0x10000) >> 10);
+        text[u + 1] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+      }
+    }
+    u += n;
+    shapes[x] = (w << 8) | n;
+  }
+  meta.nUnits = u - t0;
+  meta.nRuns = r / 3 - sink.r0;
+  meta.nCells = end;
+  meta.shapes = complex ? shapes : undefined;
+  meta.width = raw.length;
+  meta.wrapped = raw.isWrapped;
+  meta.nulls = nulls;
+  meta.stray = stray;
+  store.commit(meta);
+}
+
+/** Fills xterm's cell object (from buffer.getNullCell()) with an archived cell, as BufferLine.loadCell would. */
+export function loadCell(cell: IBufferCell, width: number, units: Uint16Array, a: number, n: number, fg: number, bg: number): void {
+  const raw = cell as unknown as RawCell;
+  raw.fg = fg;
+  raw.bg = bg;
+  if (n === 1) raw.content = (width << WIDTH_SHIFT) | units[a];
+  else if (n === 0) raw.content = width === 0 ? 0 : NULL_CELL;
+  else if (n === 2 && units[a] >= 0xd800 && units[a] < 0xdc00 && units[a + 1] >= 0xdc00 && units[a + 1] < 0xe000) {
+    raw.content = (width << WIDTH_SHIFT) | (0x10000 + ((units[a] - 0xd800) << 10) + (units[a + 1] - 0xdc00));
+  } else {
+    raw.content = (width << WIDTH_SHIFT) | COMBINED;
+    raw.combinedData = unitsToString(units, a, a + n);
+  }
+}
+
+/** An empty, default-styled cell (past the stored end of an archived line). */
+export function loadBlank(cell: IBufferCell): void {
+  const raw = cell as unknown as RawCell;
+  raw.content = NULL_CELL;
+  raw.fg = 0;
+  raw.bg = 0;
+}
