@@ -25,6 +25,8 @@ export interface CompiledRule {
   none: readonly Pattern[];
   busy: boolean;
   plain: boolean;
+  /** The rule's own hold (rule file `hold_ms`); undefined: the detector decides. */
+  holdMs?: number;
   /** The file the rule came from (built-in or user), for `castellan detect` and diagnostics. */
   source: string;
 }
@@ -46,6 +48,8 @@ export interface Match {
   busy: boolean;
   /** The rule is unmistakable (may correct a stale hook report). */
   plain: boolean;
+  /** The rule's own hold, if it sets one. */
+  holdMs?: number;
   priority: number;
   source: string;
 }
@@ -90,7 +94,7 @@ export function compileRuleSet(input: RuleSetInput): { set: CompiledRuleSet; pro
         id: rule.id, state: rule.state, priority: rule.priority, region: rule.region,
         bottomLines: rule.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES,
         all: re(rule.all), any: re(rule.any), none: re(rule.none),
-        busy: rule.busy, plain: rule.plain, source, order,
+        busy: rule.busy, plain: rule.plain, holdMs: rule.hold_ms, source, order,
       });
     } catch (err) {
       problems.push({ rule: rule.id, source, message: `bad regex: ${(err as Error).message}` });
@@ -145,7 +149,7 @@ function holds(rule: CompiledRule, text: string): boolean {
 }
 
 const toMatch = (r: CompiledRule): Match => ({
-  state: r.state, rule: r.id, busy: r.busy, plain: r.plain, priority: r.priority, source: r.source,
+  state: r.state, rule: r.id, busy: r.busy, plain: r.plain, ...(r.holdMs !== undefined ? { holdMs: r.holdMs } : {}), priority: r.priority, source: r.source,
 });
 
 /** The best matching rule for a snapshot, or undefined when none holds. Pure; each region text is built once. */

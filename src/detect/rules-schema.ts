@@ -30,6 +30,10 @@ export const ruleSchema = z.strictObject({
   busy: z.boolean().default(false),
   /** Unmistakable to a human: such a reading may correct a stale hook report. */
   plain: z.boolean().default(false),
+  /** How long the state must hold before it is reported, overriding the detector's own timing. 0 marks a
+   *  definitive marker (a turn-end summary line, a dialog's own frame): reported at once, and it corrects a
+   *  hook report that missed the change without waiting. */
+  hold_ms: z.number().int().min(0).max(10_000).optional(),
   /** false switches a rule off (useful to disable a built-in rule from a user file). */
   enabled: z.boolean().default(true),
   note: z.string().max(500).optional(),

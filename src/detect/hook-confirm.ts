@@ -1,0 +1,56 @@
+// When a screen reading may end a hook report: hooks and the screen confirm each other, by how sure the screen is.
+//
+// A hook report outranks the screen, but agents do not report everything: Claude sends no Stop after an
+// interrupt or a rejected tool, Gemini nothing on a rejection, pi's permission gate no event at all, and
+// Claude nothing between an approval and the end of the tool. What the screen says settles it:
+// - fresh: the screen changed to its state *after* the hook spoke. A definitive marker (a dialog's frame, a
+//   spinner, a turn-end line) wins at once; an ambiguous one (an input box) after FRESH_CONFIRM_MS.
+// - old: the screen already said so before the hook spoke (a hook that came late, a screen that never
+//   moved): only after DEFAULT_HOOK_GRACE_MS of both agreeing to differ, as before.
+import type { DetectState } from './rules-schema.js';
+
+export interface ScreenReading {
+  state: DetectState;
+  plain: boolean;
+  definitive: boolean;
+  /** When the screen's state began (the first frame showing it). */
+  since: number;
+}
+
+export interface HookReport { state: DetectState; at: number }
+
+/** The old rule: a screen that disagreed with a hook from before it spoke waits this long. */
+export const DEFAULT_HOOK_GRACE_MS = 5000;
+/** An ambiguous plain screen that changed after the hook spoke: a few redraws' worth of certainty. */
+export const FRESH_CONFIRM_MS = 300;
+/** A dialog drawn before a hook's late "working" arrived (a hook process started earlier, slow to report). */
+export const BLOCKED_GRACE_MS = 300;
+
+/** Which hook states a screen state may correct, and whether only when fresh. */
+const CORRECTS: Partial<Record<DetectState, Partial<Record<DetectState, 'any' | 'fresh'>>>> = {
+  // an interrupt (no Stop), a dialog no hook announced, a turn that ended before its Stop arrived
+  working: { blocked: 'any', idle: 'any', done: 'any' },
+  // a rejection (Esc: no hook), an approval whose tool runs with no hook until it ends
+  blocked: { idle: 'any', done: 'any', working: 'fresh' },
+};
+
+/**
+ * The time from which `reading` overrides `hook`, or undefined when it never does (weak, same state, or a
+ * change the screen may not make). castellan's detection loop applies it with `overrideHook`.
+ */
+export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookReport | undefined, graceMs = DEFAULT_HOOK_GRACE_MS): number | undefined {
+  if (!reading || !hook || !reading.plain || reading.state === hook.state) return undefined;
+  const how = CORRECTS[hook.state]?.[reading.state];
+  if (!how) return undefined;
+  const fresh = reading.since > hook.at;
+  // A dialog no hook announced (pi's gate fires none) needs the user now.
+  if (fresh) return reading.since + (reading.definitive || reading.state === 'blocked' ? 0 : Math.min(graceMs, FRESH_CONFIRM_MS));
+  if (how === 'fresh') return undefined;
+  return Math.max(reading.since, hook.at) + (reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs);
+}
+
+/** Whether `reading` overrides `hook` at `now`. */
+export function hookOverridden(reading: ScreenReading | undefined, hook: HookReport | undefined, now: number, graceMs = DEFAULT_HOOK_GRACE_MS): boolean {
+  const at = hookOverrideAt(reading, hook, graceMs);
+  return at !== undefined && now >= at;
+}
