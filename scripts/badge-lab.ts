@@ -19,13 +19,15 @@ export interface AgentFacts {
   working: RegExp;
   dialog: RegExp;
   quit: string;
+  /** How long after its prompt first shows the agent takes input (Gemini draws its box before it listens). */
+  settleMs?: number;
 }
 
 /** Strings the lab README gives per agent (plain screen text). */
 export const AGENTS: Record<string, AgentFacts> = {
   claude: { args: ['--permission-mode', 'manual'], idle: /\? for shortcuts/, working: /esc to interrupt/, dialog: /Do you want to proceed\?/, quit: '/exit' },
   codex: { args: [], idle: /› Ask Codex to do anything/, working: /esc to interrupt/, dialog: /Would you like to run the following command\?/, quit: '/quit' },
-  gemini: { args: [], idle: /Type your message/, working: /esc to cancel/, dialog: /Allow execution of/, quit: '/quit' },
+  gemini: { args: [], idle: /Type your message/, working: /esc to cancel/, dialog: /Allow execution of/, quit: '/quit', settleMs: 8000 },
   pi: { args: [], idle: /\(mock\) mock-model/, working: /Working\.\.\./, dialog: /Allow\?/, quit: '/quit' },
 };
 
@@ -133,7 +135,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   const marks: Mark[] = [];
   const mark = (t: number, step: string, transition: string, want: Truth) => { marks.push({ t, step, transition, want }); log(`${step}: ${transition} at ${t}`); };
   await waitScreen(term, f.idle, 'the idle prompt', 60_000);
-  await sleep(2500);
+  await sleep(f.settleMs ?? 2500);
 
   // 1. a streamed answer
   let t = await prompt(term, 'Please answer SLOW');

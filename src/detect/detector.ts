@@ -21,7 +21,8 @@ export interface DetectorTunables {
   recentMs: number;
   /** How long a new state must hold before it is reported; for idle/done the upper bound of the rhythm hold. */
   holdMs: Record<DetectState, number>;
-  /** Hold of a busy marker (spinner, "esc to interrupt"): it exists only while a turn runs. */
+  /** Hold of a busy marker (spinner, "esc to interrupt"): it exists only while a turn runs, but an agent may
+   *  repaint it for one frame on its way out (Codex redraws its status line for ~30 ms after an Esc at a dialog). */
   busyHoldMs: number;
   /** idle/done hold = clamp(rhythmFactor x the agent's redraw cadence, minSettleMs, holdMs[state]). */
   rhythmFactor: number;
@@ -33,7 +34,7 @@ export interface DetectorTunables {
 export const DEFAULT_TUNABLES: Readonly<DetectorTunables> = Object.freeze({
   recentMs: 2000,
   holdMs: Object.freeze({ blocked: 0, working: 300, idle: 800, done: 800, unknown: 1500 }),
-  busyHoldMs: 0,
+  busyHoldMs: 80,
   rhythmFactor: 2,
   minSettleMs: 150,
   defaultSettleMs: 400,
@@ -54,7 +55,7 @@ export interface Reading {
   confidence: 'plain' | 'weak';
   /** Reported because of an explicit busy marker. */
   busy: boolean;
-  /** A definitive marker (reported with no hold): a plain one may correct a hook report at once. */
+  /** A definitive marker (a dialog, a plain busy marker, a rule with `hold_ms = 0`): may correct a hook report at once. */
   definitive: boolean;
   /** When the current state was first seen (before debounce): how long it has held. */
   since: number;
@@ -147,7 +148,7 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
   let seen = false; // at least one snapshot
   let lastActivity = Number.NEGATIVE_INFINITY;
   let reported: Reading | undefined;
-  let pending: { cand: Candidate; since: number; hold: number } | undefined;
+  let pending: { cand: Candidate; since: number; hold: number; definitive: boolean } | undefined;
   let timed = false;
   let prevSnap: DetectSnapshot | undefined;
   const beats: number[] = []; // recent gaps between repaints while a turn ran
@@ -173,10 +174,13 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     return tun.holdMs[c.state];
   }
 
-  function toReading(c: Candidate, since: number, now: number, changed: boolean, hold: number): Reading {
+  /** Markers that exist only in their state: a rule's `hold_ms = 0`, a plain dialog, a plain busy marker. */
+  const isDefinitive = (c: Candidate) => c.holdMs === 0 || (c.plain && (c.busy || c.state === 'blocked'));
+
+  function toReading(c: Candidate, since: number, now: number, changed: boolean, definitive: boolean): Reading {
     return {
       agent: opts.agent ?? set.agent, state: c.state, rule: c.rule, plain: c.plain, confidence: c.plain ? 'plain' : 'weak',
-      busy: c.busy, definitive: hold === 0, since, at: now, changed,
+      busy: c.busy, definitive, since, at: now, changed,
     };
   }
 
@@ -187,21 +191,22 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     if (reported && cand.state === reported.state) {
       pending = undefined;
       // details (rule, plain) may refresh; a definitive marker seen later makes the reading definitive
-      reported = toReading(cand, reported.since, now, false, reported.definitive ? 0 : holdFor(cand));
+      reported = toReading(cand, reported.since, now, false, reported.definitive || isDefinitive(cand));
       return reported;
     }
-    if (!pending || pending.cand.state !== cand.state) pending = { cand, since: now, hold: holdFor(cand) };
+    if (!pending || pending.cand.state !== cand.state) pending = { cand, since: now, hold: holdFor(cand), definitive: isDefinitive(cand) };
     else {
       pending.cand = cand;
       // the same state, now from a surer marker (an input box, then the turn-end line above it): the shorter hold
       pending.hold = Math.min(pending.hold, holdFor(cand));
+      pending.definitive ||= isDefinitive(cand);
     }
     if (now - pending.since >= pending.hold) {
-      reported = toReading(cand, pending.since, now, true, pending.hold);
+      reported = toReading(cand, pending.since, now, true, pending.definitive);
       pending = undefined;
       return reported;
     }
-    return reported ? { ...reported, at: now, changed: false } : toReading({ ...cand, state: 'unknown', rule: undefined, plain: false, busy: false }, now, now, false, 1);
+    return reported ? { ...reported, at: now, changed: false } : toReading({ ...cand, state: 'unknown', rule: undefined, plain: false, busy: false }, now, now, false, false);
   }
 
   return {

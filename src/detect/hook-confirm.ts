@@ -4,7 +4,8 @@
 // interrupt or a rejected tool, Gemini nothing on a rejection, pi's permission gate no event at all, and
 // Claude nothing between an approval and the end of the tool. What the screen says settles it:
 // - fresh: the screen changed to its state *after* the hook spoke. A definitive marker (a dialog's frame, a
-//   spinner, a turn-end line) wins at once; an ambiguous one (an input box) after FRESH_CONFIRM_MS.
+//   spinner, a turn-end line) wins at once; an ambiguous one (an input box) after FRESH_CONFIRM_MS. A new
+//   turn (spinner after a hook's done/idle) only from a definitive marker.
 // - old: the screen already said so before the hook spoke (a hook that came late, a screen that never
 //   moved): only after DEFAULT_HOOK_GRACE_MS of both agreeing to differ, as before.
 import type { DetectState } from './rules-schema.js';
@@ -32,6 +33,10 @@ const CORRECTS: Partial<Record<DetectState, Partial<Record<DetectState, 'any' | 
   working: { blocked: 'any', idle: 'any', done: 'any' },
   // a rejection (Esc: no hook), an approval whose tool runs with no hook until it ends
   blocked: { idle: 'any', done: 'any', working: 'fresh' },
+  // a new turn whose prompt hook has not reported yet (a hook process starts in 0.1-0.8 s): a spinner drawn
+  // after the hook's last word is the turn; only a definitive (busy) one, and only fresh
+  done: { working: 'fresh' },
+  idle: { working: 'fresh' },
 };
 
 /**
@@ -44,6 +49,7 @@ export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookRep
   if (!how) return undefined;
   const fresh = reading.since > hook.at;
   // A dialog no hook announced (pi's gate fires none) needs the user now.
+  if (fresh && reading.state === 'working' && (hook.state === 'done' || hook.state === 'idle') && !reading.definitive) return undefined;
   if (fresh) return reading.since + (reading.definitive || reading.state === 'blocked' ? 0 : Math.min(graceMs, FRESH_CONFIRM_MS));
   if (how === 'fresh') return undefined;
   return Math.max(reading.since, hook.at) + (reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs);

@@ -31,8 +31,9 @@ function expectation(r: Replay, m: Mark, hooks: boolean): Row | undefined {
   const lasts = (next?.t ?? r.end) - (drawn ?? m.t);
   if (m.transition.startsWith('tool call')) return undefined; // the dialog's drawing is the moment
   if (drawn === undefined || lasts < 400) return undefined; // the screen never showed it for long: nothing to hold
-  const keyed = m.transition.startsWith('prompt') || m.transition.startsWith('approve') || m.transition.startsWith('interrupt') || m.transition.startsWith('reject');
-  const truth = keyed ? Math.max(m.t, Math.min(drawn, m.t + 1000)) : drawn;
+  // The moment the screen showed it (a key's effect cannot show before the key; a dialog noticed by the
+  // recorder's poll was drawn a little before its mark). An agent slow to redraw is not the badge's lag.
+  const truth = m.transition.startsWith('dialog') ? drawn : Math.max(m.t, drawn);
   if (hooks) {
     // Claude and Gemini report nothing on an Esc at a dialog, Claude nothing on an interrupt: the screen corrects.
     const unreported = m.transition.startsWith('interrupt') || m.transition.startsWith('reject');
@@ -63,8 +64,18 @@ for (const name of streams) {
     for (const row of rows) {
       t.diagnostic(`${row.mark.step}: ${row.mark.transition}: ${row.got === undefined ? 'MISSED' : `${row.got - row.truth} ms`} (target ${row.target}; mark +${row.truth - row.mark.t} ms)`);
     }
-    const flickers = flicker(r.marks, r.events, r.end);
-    assert.deepEqual(flickers, [], 'no badge change the agent did not make');
+    // Zero flicker. One agent-made exception: with hooks, Codex runs its Interrupt hook after an Esc at a dialog
+    // under a real "• Working (… · Running hook)" status line for ~0.4 s; a badge that says working then shows
+    // what the agent shows (the flicker is scored from the badge events; the screen's own state is checked here).
+    const all = flicker(r.marks, r.events, r.end);
+    const agentMade = (f: string) => {
+      const m = /^reject: \w+→(\w+) at \+(\d+) ms$/.exec(f);
+      if (!m || !hooks) return false;
+      const from = r.marks.find((x) => x.step === 'reject')!.t;
+      return r.screenAt(from + Number(m[2])) === m[1];
+    };
+    for (const f of all.filter(agentMade)) t.diagnostic(`agent-made: ${f}`);
+    assert.deepEqual(all.filter((f) => !agentMade(f)), [], 'no badge change the agent did not make');
     const late = rows.filter((x) => x.got === undefined || x.got - x.truth > x.target);
     assert.deepEqual(late.map((x) => `${x.mark.step}: ${x.mark.transition}: ${x.got === undefined ? 'missed' : x.got - x.truth}`), [], 'late or missed transitions');
     assert.ok(rows.length >= 8, `${rows.length} transitions held`);

@@ -21,6 +21,7 @@ export const STREAMS = fileURLToPath(new URL('../fixtures/streams/', import.meta
 
 type Rec =
   | { t: number; o: string }
+  | { t: number; input: true }
   | { t: number; mark: { step: string; transition: string; want: Mark['want'] } }
   | { t: number; hook: string; payload: Record<string, unknown> };
 
@@ -62,6 +63,8 @@ export interface Replay {
   marks: Mark[];
   /** When the screen itself (engine, every frame, no timing) first showed each mark's state to stay. */
   drawn: Map<Mark, number | undefined>;
+  /** What the rules (no timing) said of the screen at `t`. */
+  screenAt(t: number): string;
   end: number;
 }
 
@@ -98,6 +101,8 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
         await new Promise<void>((res) => screen.write(r.o, res));
         loop.paneDirty(PANE);
         frames.push({ t: r.t, state: evaluate(set, screen.snapshot())?.state ?? 'none' });
+      } else if ('input' in r) {
+        loop.noteInput(PANE);
       } else if ('mark' in r) {
         marks.push({ t: r.t, ...r.mark });
       } else if (opts.hooks && table) {
@@ -112,7 +117,8 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
     clock.advance(recs[recs.length - 1].t + 5000);
     // The recorder waits 2.5 s after the scenario's last step, then quits the agent: that is not scored.
     const end = marks[marks.length - 1].t + 2500;
-    return { events, marks, drawn: drawnTimes(marks.concat({ t: end, step: 'end', transition: 'end', want: 'rest' }), frames), end };
+    const screenAt = (t: number) => frames.filter((f) => f.t <= t).pop()?.state ?? 'none';
+    return { events, marks, drawn: drawnTimes(marks.concat({ t: end, step: 'end', transition: 'end', want: 'rest' }), frames), screenAt, end };
   } finally {
     loop.dispose();
     screen.dispose();
