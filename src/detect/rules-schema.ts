@@ -26,6 +26,9 @@ export const ruleSchema = z.strictObject({
   all: patterns.optional(),
   any: patterns.optional(),
   none: patterns.optional(),
+  /** Regexes the terminal title must also match (all), whatever the region: a screen marker confirmed by the
+   *  agent's own title state (Gemini's "◇  Ready" over its answer) is definitive where either alone is not. */
+  title: patterns.optional(),
   /** An explicit busy marker (spinner, "esc to interrupt"): working even when the screen holds still. */
   busy: z.boolean().default(false),
   /** Unmistakable to a human: such a reading may correct a stale hook report. */
