@@ -1,6 +1,7 @@
 // Badge latency of real agents in castellan panes: ground truth (driver + mock log) → pane_agent_status_changed.
 //
 //   npx tsx scripts/badge-latency.ts [--agents claude,codex,gemini] [--modes screen,hooks] [--runs N] [--bin PATH] [--json FILE]
+//   npx tsx scripts/badge-latency.ts --merge a.json,b.json     (one table from earlier runs' --json files)
 //
 // Not in CI: it needs the agent lab (AGENT_LAB_DIR, default /work/shared/agent-lab) with its agents installed, and a
 // built castellan (`npm run build`; --bin points at another build to compare). Per agent and mode it starts a castellan
@@ -9,7 +10,7 @@
 // scenario and times, for every ground-truth mark, the first badge event that shows the wanted state. Flicker: any
 // badge change that is not a step forward along the scenario's expected path (working → blocked → working → rest).
 import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -68,6 +69,12 @@ const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); retu
 
 async function main(): Promise<void> {
   for (const a of agents) if (!AGENTS[a]) throw new Error(`unknown agent ${a}`);
+  const merge = arg('merge', '');
+  if (merge) {
+    const files = merge.split(',').map((f) => JSON.parse(readFileSync(f, 'utf8')) as { loadavg: number[]; results: Result[] });
+    console.log(`merged ${files.length} file(s); load averages at their ends: ${files.map((f) => f.loadavg.map((l) => l.toFixed(1)).join('/')).join(', ')}`);
+    return table(files.flatMap((f) => f.results));
+  }
   const results: Result[] = [];
   for (let r = 1; r <= runs; r++) {
     for (const agent of agents) {
@@ -79,6 +86,11 @@ async function main(): Promise<void> {
   const json = arg('json', '');
   if (json) writeFileSync(json, JSON.stringify({ bin: BIN, loadavg: loadavg(), results }, null, 1));
   console.log(`castellan ${BIN}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${runs} run(s)`);
+  table(results);
+}
+
+/** missed: no badge showed the state before the next step of the scenario (e.g. a 5 s stale-hook correction). */
+function table(results: Result[]): void {
   console.log('| agent | mode | transition | median ms | max ms | n | missed |');
   console.log('|---|---|---|---|---|---|---|');
   for (const agent of agents) {

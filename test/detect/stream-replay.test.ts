@@ -2,7 +2,8 @@
 // on a fake clock: every badge transition lands within its target after the screen showed it, and nothing flickers.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { flicker, type Mark } from '../../scripts/badge-score.js';
 import { loadStream, replay, STREAMS, type Replay } from './stream-support.js';
 
@@ -47,6 +48,8 @@ const streams = existsSync(STREAMS) ? readdirSync(STREAMS).filter((f) => f.endsW
 
 test('recorded streams are there and small', () => {
   assert.ok(streams.length >= 3, `streams: ${streams.join(', ')}`);
+  const bytes = streams.reduce((n, f) => n + statSync(join(STREAMS, f)).size, 0);
+  assert.ok(bytes < 2_000_000, `${bytes} bytes of recorded streams`);
 });
 
 for (const name of streams) {
