@@ -57,6 +57,8 @@ export interface Reading {
   busy: boolean;
   /** A definitive marker (a dialog, a plain busy marker, a rule with `hold_ms = 0`): may correct a hook report at once. */
   definitive: boolean;
+  /** The state reported before this one (a turn's end is idle after working: an interrupt, not a fresh prompt). */
+  prev?: DetectState;
   /** When the current state was first seen (before debounce): how long it has held. */
   since: number;
   /** Time of this reading. */
@@ -178,9 +180,10 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
   const isDefinitive = (c: Candidate) => c.holdMs === 0 || (c.plain && (c.busy || c.state === 'blocked'));
 
   function toReading(c: Candidate, since: number, now: number, changed: boolean, definitive: boolean): Reading {
+    const prev = changed ? reported?.state : reported?.prev;
     return {
       agent: opts.agent ?? set.agent, state: c.state, rule: c.rule, plain: c.plain, confidence: c.plain ? 'plain' : 'weak',
-      busy: c.busy, definitive, since, at: now, changed,
+      busy: c.busy, definitive, ...(prev ? { prev } : {}), since, at: now, changed,
     };
   }
 

@@ -3,7 +3,7 @@
 // A hook report outranks the screen, but agents do not report everything: Claude sends no Stop after an
 // interrupt or a rejected tool, Gemini nothing on a rejection, pi's permission gate no event at all, and
 // Claude nothing between an approval and the end of the tool. What the screen says settles it:
-// - fresh: the screen changed to its state *after* the hook spoke. A definitive marker (a dialog's frame, a
+// - fresh: the screen changed to its state *after* the hook spoke (an idle/done only from working/blocked). A definitive marker (a dialog's frame, a
 //   spinner, a turn-end line) wins at once; an ambiguous one (an input box) after FRESH_CONFIRM_MS. A new
 //   turn (spinner after a hook's done/idle) only from a definitive marker.
 // - old: the screen already said so before the hook spoke (a hook that came late, a screen that never
@@ -14,6 +14,8 @@ export interface ScreenReading {
   state: DetectState;
   plain: boolean;
   definitive: boolean;
+  /** The screen's state before this one. */
+  prev?: DetectState;
   /** When the screen's state began (the first frame showing it). */
   since: number;
 }
@@ -47,7 +49,11 @@ export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookRep
   if (!reading || !hook || !reading.plain || reading.state === hook.state) return undefined;
   const how = CORRECTS[hook.state]?.[reading.state];
   if (!how) return undefined;
-  const fresh = reading.since > hook.at;
+  // Fresh: the screen changed to this state after the hook spoke, and from a turn's state (an interrupt is a
+  // spinner or a dialog giving way to the input box); a screen merely drawn late (a shell's first prompt, an
+  // agent's start-up) is not news about the turn. A spinner or a dialog is news by itself.
+  const fromTurn = reading.state === 'working' || reading.state === 'blocked' || reading.prev === 'working' || reading.prev === 'blocked';
+  const fresh = reading.since > hook.at && fromTurn;
   // A dialog no hook announced (pi's gate fires none) needs the user now.
   if (fresh && reading.state === 'working' && (hook.state === 'done' || hook.state === 'idle') && !reading.definitive) return undefined;
   if (fresh) return reading.since + (reading.definitive || reading.state === 'blocked' ? 0 : Math.min(graceMs, FRESH_CONFIRM_MS));

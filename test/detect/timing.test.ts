@@ -69,7 +69,8 @@ test('a hold_ms in a rule file is validated', () => {
   assert.equal(ruleSchema.parse({ id: 'x', state: 'idle', hold_ms: 0 }).hold_ms, 0);
 });
 
-const reading = (state: Reading['state'], since: number, o: { plain?: boolean; definitive?: boolean } = {}) => ({ state, since, plain: o.plain ?? true, definitive: o.definitive ?? false });
+const reading = (state: Reading['state'], since: number, o: { plain?: boolean; definitive?: boolean; prev?: Reading['state'] } = {}) =>
+  ({ state, since, plain: o.plain ?? true, definitive: o.definitive ?? false, prev: o.prev ?? (state === 'working' ? 'idle' : 'working') });
 
 test('hook confirmation: a screen that changed after the hook spoke corrects it fast; one from before waits the grace', () => {
   const hook = { state: 'working' as const, at: 1000 };
@@ -79,6 +80,8 @@ test('hook confirmation: a screen that changed after the hook spoke corrects it 
   assert.equal(hookOverrideAt(reading('idle', 500), hook), 1000 + DEFAULT_HOOK_GRACE_MS, 'the screen said idle before the prompt: the old grace');
   assert.equal(hookOverrideAt(reading('idle', 2000, { plain: false }), hook), undefined, 'a weak reading never overrides');
   assert.equal(hookOverrideAt(reading('working', 2000), hook), undefined, 'nothing to correct');
+  // A shell drawing its first prompt after a hook report (or an agent's start-up screen) is no news about a turn.
+  assert.equal(hookOverrideAt(reading('idle', 2000, { prev: 'unknown' }), hook), 2000 + DEFAULT_HOOK_GRACE_MS);
 });
 
 test('hook confirmation: after a hook "blocked", a fresh working screen (the approved tool runs) takes over; an old one never', () => {
