@@ -7,7 +7,8 @@
 //   spinner, a turn-end line) wins at once; an ambiguous one (an input box) after FRESH_CONFIRM_MS. A new
 //   turn (spinner after a hook's done/idle) only from a definitive marker.
 // - old: the screen already said so before the hook spoke (a hook that came late, a screen that never
-//   moved): only after DEFAULT_HOOK_GRACE_MS of both agreeing to differ, as before.
+//   moved): only after DEFAULT_HOOK_GRACE_MS of both agreeing to differ, as before; but a late "working"
+//   over a definitive turn end with no input to the pane since is corrected after FRESH_CONFIRM_MS.
 import type { DetectState } from './rules-schema.js';
 
 export interface ScreenReading {
@@ -45,7 +46,7 @@ const CORRECTS: Partial<Record<DetectState, Partial<Record<DetectState, 'any' | 
  * The time from which `reading` overrides `hook`, or undefined when it never does (weak, same state, or a
  * change the screen may not make). castellan's detection loop applies it with `overrideHook`.
  */
-export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookReport | undefined, graceMs = DEFAULT_HOOK_GRACE_MS): number | undefined {
+export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookReport | undefined, graceMs = DEFAULT_HOOK_GRACE_MS, lastInputAt = Number.NEGATIVE_INFINITY): number | undefined {
   if (!reading || !hook || !reading.plain || reading.state === hook.state) return undefined;
   const how = CORRECTS[hook.state]?.[reading.state];
   if (!how) return undefined;
@@ -58,11 +59,17 @@ export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookRep
   if (fresh && reading.state === 'working' && (hook.state === 'done' || hook.state === 'idle') && !reading.definitive) return undefined;
   if (fresh) return reading.since + (reading.definitive || reading.state === 'blocked' ? 0 : Math.min(graceMs, FRESH_CONFIRM_MS));
   if (how === 'fresh') return undefined;
+  // A hook "working" that arrived after a definitive turn end, with nothing typed into the pane since: a late
+  // report of an earlier event (hook processes start in 0.1-0.8 s, Codex's PostToolUse lands after its
+  // "Worked for"); a new turn needs a prompt, and a prompt is input.
+  if (hook.state === 'working' && reading.definitive && (reading.state === 'done' || reading.state === 'idle') && lastInputAt < reading.since) {
+    return Math.max(reading.since, hook.at) + Math.min(graceMs, FRESH_CONFIRM_MS);
+  }
   return Math.max(reading.since, hook.at) + (reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs);
 }
 
 /** Whether `reading` overrides `hook` at `now`. */
-export function hookOverridden(reading: ScreenReading | undefined, hook: HookReport | undefined, now: number, graceMs = DEFAULT_HOOK_GRACE_MS): boolean {
-  const at = hookOverrideAt(reading, hook, graceMs);
+export function hookOverridden(reading: ScreenReading | undefined, hook: HookReport | undefined, now: number, graceMs = DEFAULT_HOOK_GRACE_MS, lastInputAt?: number): boolean {
+  const at = hookOverrideAt(reading, hook, graceMs, lastInputAt);
   return at !== undefined && now >= at;
 }

@@ -84,6 +84,14 @@ test('hook confirmation: a screen that changed after the hook spoke corrects it 
   assert.equal(hookOverrideAt(reading('idle', 2000, { prev: 'unknown' }), hook), 2000 + DEFAULT_HOOK_GRACE_MS);
 });
 
+test('hook confirmation: a late hook "working" over a definitive turn end is corrected fast unless the pane got input since', () => {
+  const late = { state: 'working' as const, at: 2200 }; // Codex's PostToolUse arriving after its "Worked for" line
+  const done = reading('done', 2000, { definitive: true });
+  assert.equal(hookOverrideAt(done, late, DEFAULT_HOOK_GRACE_MS, 1000), 2200 + FRESH_CONFIRM_MS);
+  assert.equal(hookOverrideAt(done, late, DEFAULT_HOOK_GRACE_MS, 2100), 2200 + DEFAULT_HOOK_GRACE_MS, 'a prompt typed since: the new turn\'s hook');
+  assert.equal(hookOverrideAt(reading('idle', 2000), late, DEFAULT_HOOK_GRACE_MS, 1000), 2200 + DEFAULT_HOOK_GRACE_MS, 'an ambiguous box waits the grace');
+});
+
 test('hook confirmation: after a hook "blocked", a fresh working screen (the approved tool runs) takes over; an old one never', () => {
   const hook = { state: 'blocked' as const, at: 1000 };
   assert.equal(hookOverrideAt(reading('working', 1500, { definitive: true }), hook), 1500);
