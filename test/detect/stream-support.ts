@@ -100,7 +100,9 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
       if ('o' in r) {
         await new Promise<void>((res) => screen.write(r.o, res));
         loop.paneDirty(PANE);
-        frames.push({ t: r.t, state: evaluate(set, screen.snapshot())?.state ?? 'none' });
+        // A working rule that is no busy marker (Codex's composer under an open turn) is not yet the turn showing.
+        const m = evaluate(set, screen.snapshot());
+        frames.push({ t: r.t, state: m ? (m.state === 'working' && !m.busy ? 'working?' : m.state) : 'none' });
       } else if ('input' in r) {
         loop.noteInput(PANE);
       } else if ('mark' in r) {
