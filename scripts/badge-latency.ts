@@ -61,7 +61,7 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
     api?.close();
     await mock.stop();
     await sleep(500);
-    rmSync(home, { recursive: true, force: true });
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 

@@ -77,7 +77,7 @@ async function main(): Promise<void> {
     await p.kill();
     await mock.stop();
     screen.dispose();
-    rmSync(scratch, { recursive: true, force: true });
+    rmSync(scratch, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }
 
