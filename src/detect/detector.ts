@@ -1,27 +1,49 @@
 // Per-pane detector: rule matches + recency + debounce over time (injected clock), with no timers of its own.
 //
-// The engine says what one snapshot looks like; this says what to report. Three things happen here:
+// The engine says what one snapshot looks like; this says what to report. Four things happen here:
 // - recency: a `working` rule without `busy = true` (or the fallback for a changing screen) only counts
 //   while the screen changed within `recentMs`; after that the pane has settled and reads `idle`
 //   (weak). A busy marker (spinner, "esc to interrupt") reads `working` even on a still screen.
-// - debounce: a new state is reported once it has held for `holdMs[state]` (blocked: at once), so a
-//   spinner frame or a half-drawn redraw never flips the badge.
+// - debounce, by how sure a marker is: a definitive one (a dialog's frame, a busy marker, a rule with
+//   `hold_ms = 0` such as a turn-end summary line) is reported at once; an ambiguous one (an input box
+//   with no spinner, which a half-drawn redraw or a pause between two spinner frames also shows) must hold.
+// - rhythm: that hold follows the agent's own redraw cadence. While a turn runs, its spinner repaints every
+//   ~50-150 ms; a still screen for a few of those beats means the turn ended, where a fixed timer would have
+//   to assume the slowest agent on the busiest machine. The hold is clamped to [minSettleMs, holdMs[state]].
 // - cost: update() runs the engine only on dirty frames; tick() re-uses the last match (no regex) and
 //   nextTickAt() says when a tick could change anything (undefined for a settled pane: no timer at all).
 import { evaluate, type CompiledRuleSet, type DetectSnapshot, type Match } from './engine.js';
 import type { DetectState } from './rules-schema.js';
+import { DEFAULT_HOOK_GRACE_MS, hookOverridden, type HookReport } from './hook-confirm.js';
 
 export interface DetectorTunables {
   /** A screen change within this window is "recent": activity that makes a non-busy rule `working`. */
   recentMs: number;
-  /** How long a new state must hold before it is reported. */
+  /** How long a new state must hold before it is reported; for idle/done the upper bound of the rhythm hold. */
   holdMs: Record<DetectState, number>;
+  /** Hold of a busy marker (spinner, "esc to interrupt"): it exists only while a turn runs, but an agent may
+   *  repaint it for one frame on its way out (Codex redraws its status line for ~30 ms after an Esc at a dialog). */
+  busyHoldMs: number;
+  /** idle/done hold = clamp(rhythmFactor x the agent's redraw cadence, minSettleMs, holdMs[state]). */
+  rhythmFactor: number;
+  minSettleMs: number;
+  /** idle/done hold while no cadence has been seen yet (a pane's first turn). */
+  defaultSettleMs: number;
 }
 
 export const DEFAULT_TUNABLES: Readonly<DetectorTunables> = Object.freeze({
   recentMs: 2000,
   holdMs: Object.freeze({ blocked: 0, working: 300, idle: 800, done: 800, unknown: 1500 }),
+  busyHoldMs: 80,
+  rhythmFactor: 2,
+  minSettleMs: 150,
+  defaultSettleMs: 400,
 });
+
+/** Gaps between repaints longer than this are pauses, not the agent's rhythm. */
+const MAX_BEAT_MS = 1000;
+/** How many recent repaint gaps make up the rhythm. */
+const BEATS = 8;
 
 export interface Reading {
   agent: string;
@@ -33,6 +55,10 @@ export interface Reading {
   confidence: 'plain' | 'weak';
   /** Reported because of an explicit busy marker. */
   busy: boolean;
+  /** A definitive marker (a dialog, a plain busy marker, a rule with `hold_ms = 0`): may correct a hook report at once. */
+  definitive: boolean;
+  /** The state reported before this one (a turn's end is idle after working: an interrupt, not a fresh prompt). */
+  prev?: DetectState;
   /** When the current state was first seen (before debounce): how long it has held. */
   since: number;
   /** Time of this reading. */
@@ -75,6 +101,8 @@ interface Candidate {
   busy: boolean;
   /** The candidate depends on recency and may change when the recent window runs out. */
   timed: boolean;
+  /** The matched rule's own hold (`hold_ms`), if any. */
+  holdMs?: number;
 }
 
 /** What one match means at `now`, given when the screen last changed. */
@@ -85,7 +113,7 @@ export function classify(set: CompiledRuleSet, match: Match | undefined, active:
         ? { state: 'working', rule: match.rule, plain: false, busy: false, timed: true }
         : { state: 'idle', rule: `${match.rule}~settled`, plain: false, busy: false, timed: false };
     }
-    return { state: match.state, rule: match.rule, plain: match.plain, busy: match.busy, timed: false };
+    return { state: match.state, rule: match.rule, plain: match.plain, busy: match.busy, timed: false, holdMs: match.holdMs };
   }
   return active
     ? { state: set.fallback.changing, rule: 'fallback.changing', plain: false, busy: false, timed: true }
@@ -101,28 +129,20 @@ export function sameScreen(a: DetectSnapshot, b: DetectSnapshot): boolean {
 }
 
 /**
- * Whether a screen reading should end a hook report that never finished (a `working` with no Stop after
- * an interrupt or a rejection): the reading is plain, says blocked/idle/done, and both it and the hook
- * report are older than `graceMs`. castellan's core then applies it with `overrideHook`.
+ * Whether a screen reading should end a hook report that never finished (a `working` with no Stop after an
+ * interrupt, a `blocked` answered with Esc): src/detect/hook-confirm.ts decides; kept here for callers of the
+ * detector's API. castellan's core then applies it with `overrideHook`.
  */
-export function staleHookOverride(reading: Reading | undefined, hook: { state: DetectState; at: number } | undefined, now: number, graceMs = DEFAULT_HOOK_GRACE_MS): boolean {
-  if (!reading || !hook || !reading.plain || reading.state === hook.state) return false;
-  // A hook "working" no Stop ever ended (interrupt), or a "blocked" the user answered with Esc (no hook fires
-  // on a rejection): a plain screen that has said otherwise for a while wins.
-  const targets: Partial<Record<DetectState, DetectState[]>> = { working: ['blocked', 'idle', 'done'], blocked: ['idle', 'done'] };
-  if (!targets[hook.state]?.includes(reading.state)) return false;
-  // A dialog on screen (blocked) is unmistakable and needs the user now: it takes over a hook "working" after a
-  // short grace (pi's permission gate fires no hook at all); idle/done wait the full grace.
-  const grace = hook.state === 'working' && reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs;
-  return now - reading.since >= grace && now - hook.at >= grace;
+export function staleHookOverride(reading: Reading | undefined, hook: HookReport | undefined, now: number, graceMs = DEFAULT_HOOK_GRACE_MS): boolean {
+  return hookOverridden(reading, hook, now, graceMs);
 }
 
-export const DEFAULT_HOOK_GRACE_MS = 5000;
-export const BLOCKED_GRACE_MS = 1000;
+export { DEFAULT_HOOK_GRACE_MS, BLOCKED_GRACE_MS, FRESH_CONFIRM_MS } from './hook-confirm.js';
 
 export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions = {}): Detector {
   const tun: DetectorTunables = {
-    recentMs: opts.recentMs ?? DEFAULT_TUNABLES.recentMs,
+    ...DEFAULT_TUNABLES,
+    ...Object.fromEntries(Object.entries(opts).filter(([k, v]) => k !== 'agent' && k !== 'holdMs' && v !== undefined)),
     holdMs: { ...DEFAULT_TUNABLES.holdMs, ...opts.holdMs },
   };
   let set = initial;
@@ -130,16 +150,40 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
   let seen = false; // at least one snapshot
   let lastActivity = Number.NEGATIVE_INFINITY;
   let reported: Reading | undefined;
-  let pending: { cand: Candidate; since: number } | undefined;
+  let pending: { cand: Candidate; since: number; hold: number; definitive: boolean } | undefined;
   let timed = false;
   let prevSnap: DetectSnapshot | undefined;
+  const beats: number[] = []; // recent gaps between repaints while a turn ran
 
   const active = (now: number) => now - lastActivity < tun.recentMs;
 
-  function toReading(c: Candidate, since: number, now: number, changed: boolean): Reading {
+  /** The agent's redraw cadence: a high quantile of recent repaint gaps (one stall does not stretch it). */
+  function cadence(): number | undefined {
+    if (beats.length < 3) return undefined;
+    const s = [...beats].sort((a, b) => a - b);
+    return s[Math.floor(0.75 * (s.length - 1))];
+  }
+
+  /** How long a candidate must hold; 0 = definitive. */
+  function holdFor(c: Candidate): number {
+    if (c.holdMs !== undefined) return c.holdMs;
+    if (c.state === 'working' && c.busy) return tun.busyHoldMs;
+    if (c.state === 'idle' || c.state === 'done') {
+      const beat = cadence();
+      const hold = beat === undefined ? tun.defaultSettleMs : tun.rhythmFactor * beat;
+      return Math.round(Math.min(tun.holdMs[c.state], Math.max(tun.minSettleMs, hold)));
+    }
+    return tun.holdMs[c.state];
+  }
+
+  /** Markers that exist only in their state: a rule's `hold_ms = 0`, a plain dialog, a plain busy marker. */
+  const isDefinitive = (c: Candidate) => c.holdMs === 0 || (c.plain && (c.busy || c.state === 'blocked'));
+
+  function toReading(c: Candidate, since: number, now: number, changed: boolean, definitive: boolean): Reading {
+    const prev = changed ? reported?.state : reported?.prev;
     return {
       agent: opts.agent ?? set.agent, state: c.state, rule: c.rule, plain: c.plain, confidence: c.plain ? 'plain' : 'weak',
-      busy: c.busy, since, at: now, changed,
+      busy: c.busy, definitive, ...(prev ? { prev } : {}), since, at: now, changed,
     };
   }
 
@@ -149,17 +193,23 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     timed = cand.timed;
     if (reported && cand.state === reported.state) {
       pending = undefined;
-      reported = toReading(cand, reported.since, now, false); // details (rule, plain) may refresh
+      // details (rule, plain) may refresh; a definitive marker seen later makes the reading definitive
+      reported = toReading(cand, reported.since, now, false, reported.definitive || isDefinitive(cand));
       return reported;
     }
-    if (!pending || pending.cand.state !== cand.state) pending = { cand, since: now };
-    else pending.cand = cand;
-    if (now - pending.since >= tun.holdMs[cand.state]) {
-      reported = toReading(cand, pending.since, now, true);
+    if (!pending || pending.cand.state !== cand.state) pending = { cand, since: now, hold: holdFor(cand), definitive: isDefinitive(cand) };
+    else {
+      pending.cand = cand;
+      // the same state, now from a surer marker (an input box, then the turn-end line above it): the shorter hold
+      pending.hold = Math.min(pending.hold, holdFor(cand));
+      pending.definitive ||= isDefinitive(cand);
+    }
+    if (now - pending.since >= pending.hold) {
+      reported = toReading(cand, pending.since, now, true, pending.definitive);
       pending = undefined;
       return reported;
     }
-    return reported ? { ...reported, at: now, changed: false } : toReading({ ...cand, state: 'unknown', rule: undefined, plain: false, busy: false }, now, now, false);
+    return reported ? { ...reported, at: now, changed: false } : toReading({ ...cand, state: 'unknown', rule: undefined, plain: false, busy: false }, now, now, false, false);
   }
 
   return {
@@ -168,7 +218,14 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     update(snap, now, info = {}) {
       const changed = info.changed ?? (!prevSnap || !sameScreen(prevSnap, snap));
       prevSnap = snap;
-      if (changed && !info.input) lastActivity = now;
+      if (changed && !info.input) {
+        const gap = now - lastActivity;
+        if (reported?.state === 'working' && gap <= MAX_BEAT_MS) {
+          beats.push(gap);
+          if (beats.length > BEATS) beats.shift();
+        }
+        lastActivity = now;
+      }
       seen = true;
       lastMatch = evaluate(set, snap);
       return step(now);
@@ -182,7 +239,7 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     nextTickAt() {
       if (!seen) return undefined;
       const times: number[] = [];
-      if (pending) times.push(pending.since + tun.holdMs[pending.cand.state]);
+      if (pending) times.push(pending.since + pending.hold);
       if (timed) times.push(lastActivity + tun.recentMs);
       return times.length ? Math.min(...times) : undefined;
     },

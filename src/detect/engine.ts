@@ -23,8 +23,11 @@ export interface CompiledRule {
   all: readonly Pattern[];
   any: readonly Pattern[];
   none: readonly Pattern[];
+  title: readonly Pattern[];
   busy: boolean;
   plain: boolean;
+  /** The rule's own hold (rule file `hold_ms`); undefined: the detector decides. */
+  holdMs?: number;
   /** The file the rule came from (built-in or user), for `castellan detect` and diagnostics. */
   source: string;
 }
@@ -46,6 +49,8 @@ export interface Match {
   busy: boolean;
   /** The rule is unmistakable (may correct a stale hook report). */
   plain: boolean;
+  /** The rule's own hold, if it sets one. */
+  holdMs?: number;
   priority: number;
   source: string;
 }
@@ -89,8 +94,8 @@ export function compileRuleSet(input: RuleSetInput): { set: CompiledRuleSet; pro
       compiled.push({
         id: rule.id, state: rule.state, priority: rule.priority, region: rule.region,
         bottomLines: rule.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES,
-        all: re(rule.all), any: re(rule.any), none: re(rule.none),
-        busy: rule.busy, plain: rule.plain, source, order,
+        all: re(rule.all), any: re(rule.any), none: re(rule.none), title: re(rule.title),
+        busy: rule.busy, plain: rule.plain, holdMs: rule.hold_ms, source, order,
       });
     } catch (err) {
       problems.push({ rule: rule.id, source, message: `bad regex: ${(err as Error).message}` });
@@ -137,7 +142,8 @@ class Regions {
   }
 }
 
-function holds(rule: CompiledRule, text: string): boolean {
+function holds(rule: CompiledRule, text: string, title: string): boolean {
+  for (const re of rule.title) if (!re.test(title)) return false;
   for (const re of rule.all) if (!re.test(text)) return false;
   if (rule.any.length > 0 && !rule.any.some((re) => re.test(text))) return false;
   for (const re of rule.none) if (re.test(text)) return false;
@@ -145,14 +151,14 @@ function holds(rule: CompiledRule, text: string): boolean {
 }
 
 const toMatch = (r: CompiledRule): Match => ({
-  state: r.state, rule: r.id, busy: r.busy, plain: r.plain, priority: r.priority, source: r.source,
+  state: r.state, rule: r.id, busy: r.busy, plain: r.plain, ...(r.holdMs !== undefined ? { holdMs: r.holdMs } : {}), priority: r.priority, source: r.source,
 });
 
 /** The best matching rule for a snapshot, or undefined when none holds. Pure; each region text is built once. */
 export function evaluate(set: CompiledRuleSet, snap: DetectSnapshot): Match | undefined {
   const regions = new Regions(snap);
   for (const rule of set.rules) {
-    if (holds(rule, regions.text(rule.region, rule.bottomLines))) return toMatch(rule);
+    if (holds(rule, regions.text(rule.region, rule.bottomLines), snap.title)) return toMatch(rule);
   }
   return undefined;
 }
@@ -160,7 +166,7 @@ export function evaluate(set: CompiledRuleSet, snap: DetectSnapshot): Match | un
 /** Every rule that holds, best first (for `castellan detect --all` and rule authors). */
 export function explain(set: CompiledRuleSet, snap: DetectSnapshot): Match[] {
   const regions = new Regions(snap);
-  return set.rules.filter((rule) => holds(rule, regions.text(rule.region, rule.bottomLines))).map(toMatch);
+  return set.rules.filter((rule) => holds(rule, regions.text(rule.region, rule.bottomLines), snap.title)).map(toMatch);
 }
 
 /** The text a rule's regexes see, for debugging rules. */

@@ -26,10 +26,17 @@ export const ruleSchema = z.strictObject({
   all: patterns.optional(),
   any: patterns.optional(),
   none: patterns.optional(),
+  /** Regexes the terminal title must also match (all), whatever the region: a screen marker confirmed by the
+   *  agent's own title state (Gemini's "◇  Ready" over its answer) is definitive where either alone is not. */
+  title: patterns.optional(),
   /** An explicit busy marker (spinner, "esc to interrupt"): working even when the screen holds still. */
   busy: z.boolean().default(false),
   /** Unmistakable to a human: such a reading may correct a stale hook report. */
   plain: z.boolean().default(false),
+  /** How long the state must hold before it is reported, overriding the detector's own timing. 0 marks a
+   *  definitive marker (a turn-end summary line, a dialog's own frame): reported at once, and it corrects a
+   *  hook report that missed the change without waiting. */
+  hold_ms: z.number().int().min(0).max(10_000).optional(),
   /** false switches a rule off (useful to disable a built-in rule from a user file). */
   enabled: z.boolean().default(true),
   note: z.string().max(500).optional(),

@@ -1,7 +1,8 @@
 // Screen heuristics on the server: runs detectors on dirty panes only, identifies agents from the process tree.
 import type { AnyAction } from '../core/actions.js';
 import type { State } from '../core/types.js';
-import { BLOCKED_GRACE_MS, createDetector, staleHookOverride, DEFAULT_HOOK_GRACE_MS, type Detector, type Reading } from '../detect/detector.js';
+import { createDetector, type Detector, type Reading } from '../detect/detector.js';
+import { hookOverrideAt } from '../detect/hook-confirm.js';
 import { explain, type Match } from '../detect/engine.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
@@ -13,12 +14,31 @@ function processName(pid: number): string | undefined {
   return readStat(pid)?.comm;
 }
 
+/** Time for the loop: the real clock, or a fake one in replay tests (test/detect/stream-replay.test.ts). */
+export interface DetectionClock {
+  now(): number;
+  setTimeout(fn: () => void, ms: number): unknown;
+  clearTimeout(handle: unknown): void;
+}
+
+const REAL_CLOCK: DetectionClock = {
+  now: () => Date.now(),
+  setTimeout: (fn, ms) => setTimeout(fn, ms).unref(),
+  clearTimeout: (h) => clearTimeout(h as NodeJS.Timeout),
+};
+
+/** What the loop needs of a pane: its screen, and its pty (absent in replays) to identify the agent. */
+export type DetectionRuntime = Pick<PaneRuntime, 'screen' | 'exited'> & { pty?: { pid: number } | null };
+
 export interface DetectionHost {
   state(): State;
-  runtime(pane: string): PaneRuntime | undefined;
+  runtime(pane: string): DetectionRuntime | undefined;
   dispatch(action: AnyAction): void;
   log(msg: string): void;
   userRulesDir: string;
+  clock?: DetectionClock;
+  /** A fixed agent per pane instead of reading the process tree (replays of recorded streams). */
+  agentOf?(pane: string): string | undefined;
 }
 
 interface PaneDetect {
@@ -28,21 +48,29 @@ interface PaneDetect {
   pgid?: number;
   /** Name of the foreground group's leader: `exec claude` keeps the pid and group but changes this. */
   fgComm?: string;
-  timer?: NodeJS.Timeout;
-  pending?: NodeJS.Timeout;
+  timer?: unknown;
+  pending?: unknown;
   lastInputAt: number;
+  lastRunAt: number;
 }
 
-/** Detection runs at most this often per busy pane (a flood of output does not mean a flood of regexes). */
-const THROTTLE_MS = 100;
+/**
+ * Detection runs at most this often per busy pane (a flood of output does not mean a flood of regexes: ~30 µs
+ * per run, so 20 runs a second cost 0.06 % of a core), and a first change after a quiet spell is read after
+ * SETTLE_MS, not a whole throttle period later: the rest of the frame the agent is writing has arrived by then.
+ */
+const THROTTLE_MS = 50;
+const SETTLE_MS = 16;
 /** A screen change this soon after the user typed or resized is the user's, not the agent's. */
 const INPUT_ECHO_MS = 150;
 
 export class DetectionLoop {
   private rules: LoadedRules;
   private readonly panes = new Map<string, PaneDetect>();
+  private readonly clock: DetectionClock;
 
   constructor(private readonly host: DetectionHost) {
+    this.clock = host.clock ?? REAL_CLOCK;
     this.rules = this.load();
   }
 
@@ -64,7 +92,7 @@ export class DetectionLoop {
   private entry(id: string): PaneDetect {
     let p = this.panes.get(id);
     if (!p) {
-      p = { detector: createDetector(ruleSetFor(this.rules, undefined)), agent: undefined, lastInputAt: 0 };
+      p = { detector: createDetector(ruleSetFor(this.rules, undefined)), agent: undefined, lastInputAt: 0, lastRunAt: Number.NEGATIVE_INFINITY };
       this.panes.set(id, p);
     }
     return p;
@@ -72,24 +100,24 @@ export class DetectionLoop {
 
   noteInput(id: string): void {
     const p = this.panes.get(id);
-    if (p) p.lastInputAt = Date.now();
+    if (p) p.lastInputAt = this.clock.now();
   }
 
   paneDirty(id: string): void {
     const p = this.entry(id);
     if (p.pending) return;
-    p.pending = setTimeout(() => {
+    const now = this.clock.now();
+    p.pending = this.clock.setTimeout(() => {
       p.pending = undefined;
       this.run(id);
-    }, THROTTLE_MS);
-    p.pending.unref();
+    }, Math.max(SETTLE_MS, p.lastRunAt + THROTTLE_MS - now));
   }
 
   forget(id: string): void {
     const p = this.panes.get(id);
     if (!p) return;
-    if (p.timer) clearTimeout(p.timer);
-    if (p.pending) clearTimeout(p.pending);
+    if (p.timer) this.clock.clearTimeout(p.timer);
+    if (p.pending) this.clock.clearTimeout(p.pending);
     this.panes.delete(id);
   }
 
@@ -98,7 +126,8 @@ export class DetectionLoop {
   }
 
   /** Which agent runs in the pane: process tree first (re-read only when the foreground group changes). */
-  private identifyPane(id: string, p: PaneDetect, rt: PaneRuntime): void {
+  private identifyPane(id: string, p: PaneDetect, rt: DetectionRuntime): void {
+    if (this.host.agentOf) return this.setAgent(p, this.host.agentOf(id));
     const pid = rt.pty?.pid;
     if (!pid) return;
     const pgid = foregroundPgid(pid);
@@ -117,10 +146,14 @@ export class DetectionLoop {
       const name = agent ?? comm;
       if (name) this.host.dispatch({ type: 'pane.foreground', pane: id, name });
     }
-    if (agent !== p.agent) {
-      p.agent = agent;
-      p.detector = createDetector(ruleSetFor(this.rules, agent), agent ? { agent } : {});
-    }
+    this.setAgent(p, agent);
+  }
+
+  private setAgent(p: PaneDetect, agent: string | undefined): void {
+    if (agent === p.agent && p.ident) return;
+    p.ident ??= { agent, source: agent ? 'report' : 'none', why: 'fixed by the host' };
+    p.agent = agent;
+    p.detector = createDetector(ruleSetFor(this.rules, agent), agent ? { agent } : {});
   }
 
   private run(id: string): void {
@@ -130,7 +163,8 @@ export class DetectionLoop {
     const p = this.entry(id);
     try {
       this.identifyPane(id, p, rt);
-      const now = Date.now();
+      const now = this.clock.now();
+      p.lastRunAt = now;
       const reading = p.detector.update(rt.screen.snapshot(), now, { input: now - p.lastInputAt < INPUT_ECHO_MS });
       this.apply(id, p, reading);
     } catch (err) {
@@ -139,14 +173,15 @@ export class DetectionLoop {
   }
 
   private apply(id: string, p: PaneDetect, reading: Reading | undefined): void {
-    const now = Date.now();
+    const now = this.clock.now();
     const pane = this.host.state().panes[id];
     if (!pane) return;
     const agent = reading && reading.agent !== GENERIC_AGENT ? reading.agent : p.agent;
     if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
     const hook = pane.agent.hook;
     const cur = p.detector.current();
-    if (hook && staleHookOverride(cur, { state: hook.state, at: hook.at }, now)) {
+    const overrideAt = hook ? hookOverrideAt(cur, { state: hook.state, at: hook.at }, undefined, p.lastInputAt) : undefined;
+    if (overrideAt !== undefined && now >= overrideAt) {
       this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: cur!.state, rule: `${cur!.rule ?? 'screen'} (hook report went stale)`, overrideHook: true });
     }
     this.scheduleTick(id, p);
@@ -154,24 +189,19 @@ export class DetectionLoop {
 
   /** One timer per pane, only while something can change with time alone (recency, debounce, a stale hook). */
   private scheduleTick(id: string, p: PaneDetect): void {
-    if (p.timer) clearTimeout(p.timer);
+    if (p.timer) this.clock.clearTimeout(p.timer);
     p.timer = undefined;
     let at = p.detector.nextTickAt();
     const hook = this.host.state().panes[id]?.agent.hook;
-    const cur = p.detector.current();
-    if (hook && cur?.plain && cur.state !== hook.state) {
-      const grace = hook.state === 'working' && cur.state === 'blocked' ? BLOCKED_GRACE_MS : DEFAULT_HOOK_GRACE_MS;
-      const staleAt = Math.max(cur.since, hook.at) + grace + 1;
-      at = at === undefined ? staleAt : Math.min(at, staleAt);
-    }
+    const staleAt = hook ? hookOverrideAt(p.detector.current(), { state: hook.state, at: hook.at }, undefined, p.lastInputAt) : undefined;
+    if (staleAt !== undefined) at = at === undefined ? staleAt : Math.min(at, staleAt);
     if (at === undefined) return;
-    p.timer = setTimeout(() => {
+    p.timer = this.clock.setTimeout(() => {
       p.timer = undefined;
       const rt = this.host.runtime(id);
       if (!rt || rt.exited) return this.forget(id);
-      this.apply(id, p, p.detector.tick(Date.now()));
-    }, Math.max(0, at - Date.now()));
-    p.timer.unref();
+      this.apply(id, p, p.detector.tick(this.clock.now()));
+    }, Math.max(0, at - this.clock.now()));
   }
 
   /** What detection sees and decides for a pane (`castellan herd explain`). */

@@ -1,0 +1,111 @@
+// Badge latency of real agents in castellan panes: ground truth (driver + mock log) → pane_agent_status_changed.
+//
+//   npx tsx scripts/badge-latency.ts [--agents claude,codex,gemini] [--modes screen,hooks] [--runs N] [--bin PATH] [--json FILE]
+//   npx tsx scripts/badge-latency.ts --merge a.json,b.json     (one table from earlier runs' --json files)
+//
+// Not in CI: it needs the agent lab (AGENT_LAB_DIR, default /work/shared/agent-lab) with its agents installed, and a
+// built castellan (`npm run build`; --bin points at another build to compare). Per agent and mode it starts a castellan
+// server in a temp HOME (no client attached: panes are unfocused, a finished turn shows `done`), runs the agent with
+// the lab's run-agent.sh in a pane (with hooks: `--hooks-cmd 'castellan hook {agent} {event}'`), walks badge-lab's
+// scenario and times, for every ground-truth mark, the first badge event that shows the wanted state. Flicker: any
+// badge change that is not a step forward along the scenario's expected path (working → blocked → working → rest).
+import { spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir, loadavg } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { RpcClient } from '../src/platform/rpc-client.js';
+import { AGENTS, LAB_HOME, Mock, agentCommand, runScenario, sleep, until, type Term } from './badge-lab.js';
+import { flicker, score, type BadgeEvent, type Latency } from './badge-score.js';
+
+const arg = (name: string, def: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
+const BIN = arg('bin', fileURLToPath(new URL('../bin/castellan.js', import.meta.url)));
+const agents = arg('agents', 'claude,codex,gemini').split(',');
+const modes = arg('modes', 'screen,hooks').split(',') as Array<'screen' | 'hooks'>;
+const runs = Number(arg('runs', '1'));
+
+interface Result { agent: string; mode: string; run: number; latencies: Latency[]; flicker: number; flickers: string[] }
+
+async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Promise<Result> {
+  const home = mkdtempSync(join('/tmp', 'bl-'));
+  const socket = join(home, '.config/castellan/castellan.sock');
+  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', SHELL: '/bin/bash', AGENT_LAB_HOME: LAB_HOME };
+  const mock = new Mock();
+  const log = (m: string) => process.stderr.write(`[${agent}/${mode}#${run}] ${m}\n`);
+  let api: RpcClient | undefined;
+  try {
+    await mock.start();
+    const server = spawn(process.execPath, [BIN, 'server', 'start', '--cols', '82', '--rows', '27', '--', 'bash', '--norc'], { env, stdio: 'ignore' });
+    await new Promise((r) => server.on('exit', r));
+    const client = await RpcClient.connect(socket, 5000);
+    api = client;
+    const hooksCmd = mode === 'hooks' ? `${process.execPath} ${BIN} hook {agent} {event}` : undefined;
+    const w = await client.request<{ pane_id: string }>('window.new', { command: agentCommand(agent, mock.port, join(home, 'lab'), hooksCmd), focus: false });
+    const pane = w.pane_id;
+    const events: BadgeEvent[] = [];
+    client.onMessage((msg) => {
+      const e = msg.event as (BadgeEvent & { type: string; pane: string }) | undefined;
+      if (e?.type === 'pane_agent_status_changed' && e.pane === pane) { events.push(e); log(`badge ${e.old}→${e.new} (${e.source ?? ''}) at ${e.ts}`); }
+    });
+    await client.request('events.subscribe', { types: ['pane_agent_status_changed'], panes: [pane] });
+    const term: Term = {
+      text: async () => (await client.request<{ text: string }>('pane.read', { pane_id: pane })).text,
+      type: async (text) => { await client.request('pane.send_text', { pane_id: pane, text }); },
+      key: async (name) => { const t = Date.now(); await client.request('pane.send_keys', { pane_id: pane, keys: [name] }); return t; },
+    };
+    const marks = await runScenario(agent, term, mock, log);
+    const f = flicker(marks, events);
+    return { agent, mode, run, latencies: score(marks, events), flicker: f.length, flickers: f };
+  } finally {
+    await api?.request('server.stop', {}, 3000).catch(() => undefined);
+    api?.close();
+    await mock.stop();
+    await sleep(500);
+    rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
+  }
+}
+
+const median = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN; };
+
+async function main(): Promise<void> {
+  for (const a of agents) if (!AGENTS[a]) throw new Error(`unknown agent ${a}`);
+  const merge = arg('merge', '');
+  if (merge) {
+    const files = merge.split(',').map((f) => JSON.parse(readFileSync(f, 'utf8')) as { loadavg: number[]; results: Result[] });
+    console.log(`merged ${files.length} file(s); load averages at their ends: ${files.map((f) => f.loadavg.map((l) => l.toFixed(1)).join('/')).join(', ')}`);
+    return table(files.flatMap((f) => f.results));
+  }
+  const results: Result[] = [];
+  for (let r = 1; r <= runs; r++) {
+    for (const agent of agents) {
+      for (const mode of modes) {
+        try { results.push(await runOne(agent, mode, r)); } catch (e) { process.stderr.write(`${agent}/${mode}#${r} failed: ${(e as Error).message}\n`); }
+      }
+    }
+  }
+  const json = arg('json', '');
+  if (json) writeFileSync(json, JSON.stringify({ bin: BIN, loadavg: loadavg(), results }, null, 1));
+  console.log(`castellan ${BIN}; load average ${loadavg().map((l) => l.toFixed(2)).join(' ')}; ${runs} run(s)`);
+  table(results);
+}
+
+/** missed: no badge showed the state before the next step of the scenario (e.g. a 5 s stale-hook correction). */
+function table(results: Result[]): void {
+  console.log('| agent | mode | transition | median ms | max ms | n | missed |');
+  console.log('|---|---|---|---|---|---|---|');
+  for (const agent of agents) {
+    for (const mode of modes) {
+      const rs = results.filter((x) => x.agent === agent && x.mode === mode);
+      if (!rs.length) continue;
+      const names = [...new Set(rs.flatMap((x) => x.latencies.map((l) => l.transition)))];
+      for (const n of names) {
+        const all = rs.flatMap((x) => x.latencies.filter((l) => l.transition === n));
+        const got = all.map((l) => l.ms).filter((v): v is number => v !== null);
+        console.log(`| ${agent} | ${mode} | ${n} | ${got.length ? median(got) : '-'} | ${got.length ? Math.max(...got) : '-'} | ${got.length} | ${all.length - got.length} |`);
+      }
+      console.log(`| ${agent} | ${mode} | **flicker** | ${rs.map((x) => x.flicker).join(', ')} | | | ${rs.flatMap((x) => x.flickers).join('; ')} |`);
+    }
+  }
+}
+
+main().catch((e) => { console.error(e); process.exit(1); });
