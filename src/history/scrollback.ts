@@ -14,8 +14,8 @@
 // ED3 (`\e[3J`) and RIS (`\ec`) clear history, as xterm does. The alternate screen has no history.
 import type { IBufferLine, IMarker, Terminal } from '@xterm/headless';
 import { ArchivedLine, type LineView } from './archived-line.js';
-import { HistoryStore } from './store.js';
-import { archiveLine, probe } from './xterm-cells.js';
+import { TieredStore } from './pending.js';
+import { probe, rawLineAt } from './xterm-cells.js';
 
 /** Scrollback lines xterm itself keeps when history is archived. */
 export const SMALL = 64;
@@ -26,7 +26,7 @@ type XBuffer = Terminal['buffer']['normal'];
 
 export class Scrollback {
   readonly archiving: boolean;
-  private readonly store = new HistoryStore();
+  private readonly store = new TieredStore();
   private marker: IMarker | undefined;
   /** M while no marker can follow it (M is 0, or the alternate screen is active). */
   private parkedM = 0;
@@ -122,6 +122,11 @@ export class Scrollback {
     return this.store.bytes();
   }
 
+  /** Archived lines not encoded yet (they are while the pane is quiet; any read encodes them first). */
+  pendingLines(): number {
+    return this.store.pendingCount;
+  }
+
   dispose(): void {
     this.marker?.dispose();
     this.marker = undefined;
@@ -136,8 +141,8 @@ export class Scrollback {
   /** Archives xterm's unarchived history lines; afterwards M = baseY. */
   private archive(nb: XBuffer): void {
     for (let y = this.m; y < nb.baseY; y++) {
-      const line = nb.getLine(y);
-      if (line) archiveLine(line, this.store);
+      const line = rawLineAt(nb, y);
+      if (line) this.store.push(line);
     }
   }
 
@@ -182,7 +187,7 @@ export class HistoryView {
     private readonly b: XBuffer,
     /** Absolute number of the oldest line in the list. */
     readonly first: number,
-    private readonly store: HistoryStore | undefined,
+    private readonly store: TieredStore | undefined,
     /** First xterm line after the archived ones. */
     private readonly m: number,
     /** Lines at the front hidden by the limit. */

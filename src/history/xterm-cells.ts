@@ -42,7 +42,8 @@ export function probe(term: Terminal): boolean {
     if (!line) return false;
     const raw = rawOf(line);
     const cell = term.buffer.normal.getNullCell() as unknown as RawCell;
-    return raw._data instanceof Uint32Array && raw._data.length >= term.cols * CELL && raw._data[0] === NULL_CELL &&
+    const viaLines = rawLineAt(term.buffer.normal, 0) as RawLine | undefined;
+    return viaLines === raw && raw._data instanceof Uint32Array && raw._data.length >= term.cols * CELL && raw._data[0] === NULL_CELL &&
       typeof raw._combined === 'object' && typeof raw._extendedAttrs === 'object' &&
       typeof cell.content === 'number' && typeof cell.fg === 'number' && typeof cell.bg === 'number' && 'combinedData' in cell;
   } catch {
@@ -75,14 +76,95 @@ function keptCells(raw: RawLine): number {
   return end;
 }
 
+/** A line copied out of xterm as it left the screen, not encoded yet: its cells' words, as xterm laid them out. */
+export interface RawCopy {
+  /** A segment of copied cell words shared by many lines; this line's cells start at `base`. */
+  d: Uint32Array;
+  seg: Segment;
+  base: number;
+  /** Cells kept (trailing default blanks dropped). */
+  end: number;
+  width: number;
+  wrapped: boolean;
+  /** xterm's per-cell side tables, copied only when the line has entries (xterm reuses its line objects). */
+  combined: Record<number, string> | undefined;
+  ext: Record<number, { underlineStyle?: number } | undefined> | undefined;
+}
+
+const SEGMENT = 1 << 16; // words per copy segment (256 KiB)
+/** Segments are reused once every line copied into them is encoded or dropped: a flood copies ~1.6 KB a line,
+ * and fresh typed arrays for that would keep the garbage collector busy. */
+interface Segment { d: Uint32Array; live: number }
+const pool: Uint32Array[] = [];
+const POOL_MAX = 16;
+let segment: Segment = { d: new Uint32Array(SEGMENT), live: 0 };
+let segmentUsed = 0;
+
+/** A copied line is done with (encoded, or dropped unencoded): its segment may be reused. */
+export function releaseCopy(c: RawCopy): void {
+  const seg = c.seg;
+  if (--seg.live === 0 && seg !== segment && seg.d.length === SEGMENT && pool.length < POOL_MAX) pool.push(seg.d);
+}
+
+function nextSegment(words: number): void {
+  const d = words <= SEGMENT ? pool.pop() ?? new Uint32Array(SEGMENT) : new Uint32Array(words);
+  const old = segment;
+  segment = { d, live: 0 };
+  segmentUsed = 0;
+  if (old.live === 0 && old.d.length === SEGMENT && pool.length < POOL_MAX) pool.push(old.d);
+}
+
 /**
- * Appends one xterm line to the store. Runs once per line that scrolls off a pane, so the loop writes
- * straight into the store's arrays and does one comparison per cell for the style.
+ * Copies one xterm line as it is (its cells' words): what a flood pays per line. Encoding into the compact
+ * store happens later, off the output path, and only for lines still kept then (see pending.ts).
  */
-export function archiveLine(line: IBufferLine, store: HistoryStore): void {
-  const raw = rawOf(line);
-  const d = raw._data;
+export function copyLine(line: IBufferLine): RawCopy {
+  return copyRaw(rawOf(line));
+}
+
+/** Line y of a buffer as xterm's own line object, without the public API's per-call wrapper (archive runs per line). */
+export function rawLineAt(b: Terminal['buffer']['normal'], y: number): unknown {
+  return (b as unknown as { _buffer: { lines: { get(i: number): unknown } } })._buffer.lines.get(y);
+}
+
+/** copyLine for a line from rawLineAt. */
+export function copyRaw(rawLine: unknown): RawCopy {
+  const raw = rawLine as RawLine;
   const end = keptCells(raw);
+  const words = end * CELL;
+  if (segmentUsed + words > segment.d.length) nextSegment(words);
+  const base = segmentUsed;
+  const src = raw._data;
+  const seg = segment;
+  const dst = seg.d;
+  seg.live++;
+  dst.set(src.subarray(0, words), base);
+  // xterm's side tables matter only for cells flagged to use them (recycled lines keep stale entries).
+  let side = 0;
+  for (let i = 0; i < words; i += CELL) side |= (src[i] & COMBINED) | (src[i + 2] & HAS_EXTENDED);
+  segmentUsed += words;
+  return {
+    d: dst, seg, base, end, width: raw.length, wrapped: raw.isWrapped,
+    combined: side & COMBINED ? { ...raw._combined } : undefined,
+    ext: side & HAS_EXTENDED ? { ...raw._extendedAttrs } : undefined,
+  };
+}
+
+/** Appends one xterm line to the store (tests and resize: copy and encode at once). */
+export function archiveLine(line: IBufferLine, store: HistoryStore): void {
+  const c = copyLine(line);
+  encodeLine(c, store);
+  releaseCopy(c);
+}
+
+/**
+ * Encodes one copied line into the store. Runs once per kept line, so the loop writes straight into the
+ * store's arrays and does one comparison per cell for the style.
+ */
+export function encodeLine(line: RawCopy, store: HistoryStore): void {
+  const d = line.d;
+  const base = line.base;
+  const end = line.end;
   // Room for the worst case up front (two units and a run per cell); only combining sequences need more.
   const sink = store.open(end * 2, end + 1);
   let text = sink.text;
@@ -94,13 +176,13 @@ export function archiveLine(line: IBufferLine, store: HistoryStore): void {
   let complex = false, nulls = false, stray = false;
   let prevWidth = 1, curFg = 0, curBg = 0;
   for (let x = 0; x < end; x++) {
-    const i = x * CELL;
+    const i = base + x * CELL;
     const c = d[i];
     let fg = d[i + 1];
     let bg = d[i + 2];
     if (bg & HAS_EXTENDED) {
       // Of the extended attributes only the underline style shows in rendered rows (as plain underline).
-      if (raw._extendedAttrs[x]?.underlineStyle) fg = (fg | UNDERLINE) >>> 0;
+      if (line.ext?.[x]?.underlineStyle) fg = (fg | UNDERLINE) >>> 0;
       bg = (bg & ~HAS_EXTENDED) >>> 0;
     }
     if (fg !== curFg || bg !== curBg) {
@@ -128,7 +210,7 @@ export function archiveLine(line: IBufferLine, store: HistoryStore): void {
     prevWidth = w;
     let n = 1;
     if (c & COMBINED) {
-      const str = (raw._combined[x] ?? ' ').slice(0, MAX_CELL_UNITS);
+      const str = (line.combined?.[x] ?? ' ').slice(0, MAX_CELL_UNITS);
       n = str.length;
       text = sink.more(u - t0 + n + (end - x) * 2);
       for (let k = 0; k < n; k++) text[u + k] = str.charCodeAt(k);
@@ -152,8 +234,8 @@ export function archiveLine(line: IBufferLine, store: HistoryStore): void {
   meta.nRuns = r / 3 - sink.r0;
   meta.nCells = end;
   meta.shapes = complex ? shapes : undefined;
-  meta.width = raw.length;
-  meta.wrapped = raw.isWrapped;
+  meta.width = line.width;
+  meta.wrapped = line.wrapped;
   meta.nulls = nulls;
   meta.stray = stray;
   store.commit(meta);

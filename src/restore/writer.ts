@@ -9,7 +9,9 @@ export interface WriterOptions {
   log(msg: string): void;
   /** After a structural change (a split, a close, a rename, zoom, focus). */
   debounceMs?: number;
-  /** After output (history, a `cd`): at most this often. */
+  /** After output (history, a `cd`): once output has been quiet this long... */
+  contentQuietMs?: number;
+  /** ...or, while output goes on, at most this often. */
   contentMs?: number;
   /** And in any case this often, if anything changed. */
   periodicMs?: number;
@@ -30,6 +32,9 @@ export class SnapshotWriter {
   private dirty = true;
   private disabled = false;
   private quietUntil = 0;
+  /** First and last output since the last content write. */
+  private contentFirst = 0;
+  private contentLast = 0;
   last?: WriteStats;
 
   constructor(private readonly o: WriterOptions) {
@@ -53,13 +58,30 @@ export class SnapshotWriter {
   content(): void {
     if (this.disabled) return;
     this.dirty = true;
-    if (this.contentTimer) return;
-    // A snapshot that took long (big histories still changing) is not taken again soon: at most ~10 % of the time.
-    const wait = Math.max(this.o.contentMs ?? 3000, (this.last?.ms ?? 0) * 10, this.quietUntil - Date.now());
+    // Called for every parsed chunk of output: a stamp, and one timer that re-arms itself when it fires early.
+    const now = Date.now();
+    this.contentLast = now;
+    if (!this.contentFirst) this.contentFirst = now;
+    if (!this.contentTimer) this.armContent(now);
+  }
+
+  /**
+   * A snapshot after output waits for the output to pause (a flooding pane would otherwise be re-read and packed
+   * while it floods, costing the flood its throughput); during long output it is taken anyway every contentMs. A
+   * snapshot that took long (big histories still changing) is not taken again soon: at most ~10 % of the time.
+   */
+  private armContent(now: number): void {
+    const quiet = this.o.contentQuietMs ?? 1000;
+    const most = Math.max(this.o.contentMs ?? 15_000, (this.last?.ms ?? 0) * 10);
+    const due = Math.max(Math.min(this.contentLast + quiet, this.contentFirst + most), this.quietUntil);
     this.contentTimer = setTimeout(() => {
       this.contentTimer = undefined;
+      const t = Date.now();
+      const quietNow = this.contentLast + quiet, mostNow = this.contentFirst + most;
+      if (t + 5 < Math.max(Math.min(quietNow, mostNow), this.quietUntil)) return this.armContent(t);
+      this.contentFirst = 0;
       void this.write();
-    }, wait);
+    }, Math.max(0, due - now));
     this.contentTimer.unref();
   }
 
