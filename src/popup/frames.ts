@@ -77,6 +77,9 @@ export class PopupFrames {
   }
 
   closed(how: { code: number | null; signal?: number | null; reason: string }): void {
+    // The program's last output is parsed before its exit is reported (pane-runtime): send that frame first, so a
+    // client (or a test) that watches the popup sees everything it printed, however fast it exited.
+    if (how.reason === 'exited') this.flush();
     this.dispose();
     if (!this.sink.closed) this.sink.send({ popup: { id: this.id, closed: how } });
   }

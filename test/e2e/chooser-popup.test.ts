@@ -35,7 +35,7 @@ test('popup: output drawn over the layout in a titled border; program exits → 
   const p1 = await h.waitForFrame('p1');
   h.write('echo under-the-popup\r');
   await h.waitForText(/^under-the-popup/, { region: p1.inner, timeoutMs: 20_000 });
-  const r = await env.cli(['popup', '-w', '60', '-h', '12', '-T', 'e2e popup', '--', 'sh', '-c', 'echo POPUP-OUTPUT; read line; echo "typed:$line"']);
+  const r = await env.cli(['popup', '-w', '60', '-h', '12', '-T', 'e2e popup', '--', 'sh', '-c', 'echo POPUP-OUTPUT; read line; echo "typed:$line"; read _']);
   assert.equal(r.code, 0, r.stderr);
   assert.match(r.stdout, /^popup1 c1 58x10$/m);
   const bad = await env.cli(['popup', '-w', '1', '--', 'true']);
@@ -49,6 +49,8 @@ test('popup: output drawn over the layout in a titled border; program exits → 
   await h.waitForText('POPUP-OUTPUT', { region: { left: 21, right: 79, top: 10, bottom: 20 }, timeoutMs: 20_000 });
   h.write('hello\r');
   await h.waitForText('typed:hello', { region: { left: 21, right: 79, top: 10, bottom: 20 }, timeoutMs: 20_000 });
+  // Like tmux's display-popup -E, the popup goes the moment its program exits (here: after one more line).
+  h.write('\r');
   // The program exited: the popup goes and what was under it is drawn again.
   await waitFor(async () => !(await h.screenText()).some((l) => l.includes('e2e popup') || l.includes('POPUP-OUTPUT')), { message: 'popup gone', timeoutMs: 20_000 });
   const frame = await h.waitForFrame('p1');
