@@ -27,7 +27,7 @@ const windowsSchema = z.object({ windows: z.array(z.object({ window_id: z.string
 const OTHER_MS = 800;
 const MAX_OTHER_SESSIONS = 32;
 
-async function readSession(api: Requester, name: string, current: boolean, currentWindow: string | undefined, timeoutMs: number): Promise<ChooserSession> {
+async function readSession(api: Requester, name: string, current: boolean, currentWindow: string | undefined, timeoutMs: number, socket?: string): Promise<ChooserSession> {
   const [w, p] = await Promise.all([api.request('window.list', {}, { timeoutMs }), api.request('pane.list', {}, { timeoutMs })]);
   const wins = windowsSchema.parse(w).windows;
   const panes = panesSchema.parse(p).panes;
@@ -50,7 +50,7 @@ async function readSession(api: Requester, name: string, current: boolean, curre
       };
     }),
   }));
-  return { name, current, windows };
+  return { name, current, ...(socket ? { socket } : {}), windows };
 }
 
 async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<ChooserSession[]> {
@@ -67,7 +67,7 @@ async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<Choo
     let api: ApiClient | undefined;
     try {
       api = await ApiClient.connect(join(dir, n), OTHER_MS);
-      return await readSession(api, name, false, undefined, OTHER_MS);
+      return await readSession(api, name, false, undefined, OTHER_MS, join(dir, n));
     } catch {
       // A stale socket file (its server is gone) is not a session.
       return api ? { name, current: false, unreachable: true, windows: [] } : undefined;
