@@ -2,7 +2,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { ChooserController, type ChooserHost, type SwitchTarget } from '../../src/client/chooser/controller.js';
-import { openChooser, withData, type ChooserState } from '../../src/client/chooser/input.js';
+import { chooserInput, openChooser, withData, type ChooserState } from '../../src/client/chooser/input.js';
 import { targetOf, buildRows, type ChooserSession } from '../../src/client/chooser/tree.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -75,7 +75,7 @@ test('a target server that does not answer: a message, the chooser stays, the cl
   const h = harness(() => Promise.reject(new Error('connect ENOENT')));
   h.choose('s:b/w2:p3');
   await waitFor(() => /does not answer/.test(h.overlay()?.message ?? ''), { timeoutMs: 2000, message: 'the failure is shown' });
-  assert.match(h.overlay()!.message!, /session b does not answer \(connect ENOENT\): staying in session a/);
+  assert.match(h.overlay()!.message!, /session b does not answer: staying in session a \(connect ENOENT\)/);
   assert.equal(h.overlay()!.kind, 'chooser', 'the chooser is still open to pick another');
   // After a failure another try is allowed.
   h.choose('s:b/w2:p1');
@@ -98,4 +98,33 @@ test('this session\'s pane is focused here, as before', () => {
   assert.deepEqual(h.calls.focus, ['w1:p1']);
   assert.deepEqual(h.calls.switched, []);
   assert.equal(h.overlay(), undefined, 'the chooser closes');
+});
+
+test('a filter typed before the tree arrived puts the cursor on its first matching pane, not a session row', () => {
+  let s = openChooser('sessions');
+  for (const k of ['/', 'c', 'l', 'a', 'u']) s = chooserInput(s, { type: 'key', key: k, raw: k }, 30).state!;
+  s = withData(s, sessions());
+  assert.equal(s.cursor, 's:b/w2:p3');
+  const r = chooserInput(s, enter, 30);
+  assert.equal(r.kind === 'choose' && r.target.pane, 'w2:p3');
+});
+
+test('no refresh runs before the first load has answered (it would put the cursor on a session row)', (t) => {
+  t.mock.timers.enable({ apis: ['setInterval'] });
+  const requests: string[] = [];
+  let overlay: ChooserState | undefined;
+  const c = new ChooserController({
+    api: { request: (m: string) => (requests.push(m), new Promise<never>(() => {})) },
+    get: () => overlay,
+    setOverlay: (s) => (overlay = s),
+    render: () => {},
+    notify: () => {},
+    where: () => ({ session: 'a', window: 'w1' }),
+    focus: () => {},
+  });
+  c.open('sessions');
+  const first = requests.length;
+  t.mock.timers.tick(3000); // three refresh periods, with nothing answering
+  c.stop();
+  assert.equal(requests.length, first, 'the first load still pending: no second read');
 });

@@ -41,7 +41,12 @@ export class ChooserController {
     this.h.render();
     this.reload(true);
     if (this.timer) clearInterval(this.timer);
-    this.timer = setInterval(() => (this.h.get() ? this.reload(false) : this.stop()), REFRESH_MS);
+    // A refresh before the first load (slow under load: other sessions' sockets) would land the cursor on the wrong row.
+    this.timer = setInterval(() => {
+      const s = this.h.get();
+      if (!s) this.stop();
+      else if (!s.loading) this.reload(false);
+    }, REFRESH_MS);
     this.timer.unref?.();
   }
 
@@ -122,7 +127,7 @@ export class ChooserController {
     this.h
       .switchTo({ session: t.session, socket: t.socket, ...(t.window ? { window: t.window } : {}), ...(t.pane ? { pane: t.pane } : {}) })
       .then(() => this.stop())
-      .catch((e: Error) => say(`session ${t.session} does not answer (${e.message}): staying in session ${here}`))
+      .catch((e: Error) => say(`session ${t.session} does not answer: staying in session ${here} (${e.message})`))
       .finally(() => (this.switching = false));
   }
 
