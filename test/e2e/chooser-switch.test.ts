@@ -117,4 +117,8 @@ test('choose-tree: a session whose server has gone since the tree was read says 
   h.write('echo still-in-alpha\r');
   await h.waitForText(/^still-in-alpha$/, { region: p1.inner, ...T });
   assert.match(await bar(h), /^\s*alpha\s/);
+  h.prefix('d');
+  assert.equal((await h.waitForExit(10_000)).exitCode, 0);
+  assert.equal((await env.cli(['kill-session', '-t', 'alpha'], { timeoutMs: 20_000 })).code, 0);
+  await waitFor(() => env.processes().length === 0, { message: 'nothing left running under this HOME', timeoutMs: 10_000 });
 });

@@ -23,8 +23,8 @@ const panesSchema = z.object({
 });
 const windowsSchema = z.object({ windows: z.array(z.object({ window_id: z.string().max(40), index: z.number(), name: z.string().max(400) })).max(10_000) });
 
-/** Another session's server gets this long to answer; one that does not is listed as unreachable. */
-const OTHER_MS = 800;
+/** Another session's server gets this long to answer; one that does not is listed as unreachable (and cannot be switched to). A stale socket refuses at once; this only waits on a busy or hung server. */
+const OTHER_MS = 1500;
 const MAX_OTHER_SESSIONS = 32;
 
 async function readSession(api: Requester, name: string, current: boolean, currentWindow: string | undefined, timeoutMs: number, socket?: string): Promise<ChooserSession> {
