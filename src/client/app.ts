@@ -12,7 +12,7 @@ import { buildKeymap, type Keymap } from '../input/keymap.js';
 import { Router, type RouterOutput } from '../input/router.js';
 import { launchAgent, nextTheme, openAgentPicker, reloadConfig, type RequestHost } from './server-requests.js';
 import { parsePopupArgs } from '../core/popup-spec.js';
-import { ChooserController } from './chooser/index.js';
+import { ChooserController, type SwitchTarget } from './chooser/index.js';
 import { chunks } from './chunks.js';
 import { overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
@@ -36,6 +36,8 @@ export interface AppIO {
   size(): { cols: number; rows: number };
   /** Leave: restore the terminal and exit with this message. */
   exit(message: string, code: number): void;
+  /** Leave this server for another session's (the chooser); rejects, staying here, when that one does not answer. */
+  switchTo?(t: SwitchTarget): Promise<void>;
 }
 
 export class ClientApp {
@@ -73,14 +75,12 @@ export class ClientApp {
     const ui = { api, render: () => this.render(), setOverlay: (o: LocalUi['overlay']) => this.setOverlay(o) };
     this.requests = { ...ui, notify: (n, ms) => this.notify(n, ms), overlay: () => this.local.overlay };
     this.chooser = new ChooserController({ ...ui, get: () => (this.local.overlay?.kind === 'chooser' ? this.local.overlay : undefined), notify: (level, text) => this.notify({ level, text }, 5000),
-      where: () => ({ session: this.view?.session ?? '', window: this.view?.window.id }), focus: (pane) => this.serverAction({ type: 'pane.focus', pane }) });
+      where: () => ({ session: this.view?.session ?? '', window: this.view?.window.id }), focus: (pane) => this.serverAction({ type: 'pane.focus', pane }), switchTo: io.switchTo?.bind(io) });
     api.onMessage((m) => this.onMessage(m));
     this.applyMouse();
   }
 
-  private get barAtTop(): boolean {
-    return this.cfg.ui.status_position === 'top';
-  }
+  private get barAtTop(): boolean { return this.cfg.ui.status_position === 'top'; }
 
   // ---- server messages ----
   onMessage(m: Pushed): void {

@@ -1,7 +1,8 @@
-// `castellan` with no command: start the server if needed, attach this terminal to it, restore the terminal on exit.
-import { ApiClient } from '../api/client.js';
+// `castellan` with no command: attach this terminal to a session's server (moving to another one when the chooser picks it), restore the terminal on exit.
+import { ApiClient, type Pushed } from '../api/client.js';
 import type { Paths } from '../platform/paths.js';
 import { ClientApp, type ClientConfig } from './app.js';
+import type { SwitchTarget } from './chooser/index.js';
 import { ENTER, LEAVE } from './terminal.js';
 
 export interface AttachOpts {
@@ -11,69 +12,119 @@ export interface AttachOpts {
   window?: string;
 }
 
-/** Attaches until detached or the server goes away; resolves with the process exit code. */
+/** A connection client.attach accepted, with what the server pushed before a client app took it over. */
+interface Attached {
+  api: ApiClient;
+  cfg: ClientConfig;
+  early: Pushed[];
+  offEarly: () => void;
+}
+
+type Ended = { kind: 'exit'; code: number } | { kind: 'switch'; next: Attached; pane?: string };
+
+/** Another session's server gets this long to take the client before the switch is given up (the client stays). */
+const SWITCH_MS = 3000;
+
+async function connect(socket: string, params: Record<string, unknown>, timeoutMs?: number): Promise<Attached> {
+  const api = await ApiClient.connect(socket, timeoutMs);
+  // Buffer frames until the app exists (the first frame can arrive with the attach reply).
+  const early: Pushed[] = [];
+  const offEarly = api.onMessage((m) => early.push(m));
+  try {
+    const cfg = await api.request<ClientConfig>('client.attach', params, { timeoutMs: timeoutMs ?? 10_000 });
+    return { api, cfg, early, offEarly };
+  } catch (e) {
+    api.close();
+    throw e;
+  }
+}
+
+/** Attaches until detached or the server goes away, following the chooser from session to session; resolves with the exit code. */
 export async function attach(o: AttachOpts): Promise<number> {
   const { stdin, stdout } = o;
   if (!stdin.isTTY || !stdout.isTTY) {
     process.stderr.write('castellan: attaching needs a terminal (stdin and stdout must be a tty)\n');
     return 2;
   }
-  const api = await ApiClient.connect(o.paths.socket);
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
-  let finished = false;
-  let resolveExit!: (code: number) => void;
-  const done = new Promise<number>((r) => (resolveExit = r));
-  const restore = () => {
-    try {
-      stdout.write(LEAVE);
-    } catch {
-      /* the terminal may be gone */
-    }
-    try {
-      stdin.setRawMode(false);
-    } catch {
-      /* not a tty any more */
-    }
-    stdin.pause();
-  };
-  const exit = (message: string, code: number) => {
-    if (finished) return;
-    finished = true;
-    app?.dispose();
-    restore();
-    if (message) stdout.write(message + '\n');
-    api.close();
-    resolveExit(code);
-  };
-  let app: ClientApp | undefined;
-  // Buffer frames until the app exists (the first frame can arrive with the attach reply).
-  const early: Array<Record<string, unknown>> = [];
-  const offEarly = api.onMessage((m) => early.push(m));
-  let cfg: ClientConfig;
-  try {
-    cfg = await api.request<ClientConfig>('client.attach', { ...size(), term: process.env.TERM, ...(o.window ? { window_id: o.window } : {}) }, { timeoutMs: 10_000 });
-  } catch (e) {
-    api.close();
-    throw e;
-  }
+  const params = (window?: string) => ({ ...size(), term: process.env.TERM, ...(window ? { window_id: window } : {}) });
+  let conn = await connect(o.paths.socket, params(o.window));
+  let focus: string | undefined;
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
-  stdout.write(ENTER);
-  app = new ClientApp(api, cfg, { write: (s) => stdout.write(s), size, exit });
-  offEarly();
-  for (const m of early) app.onMessage(m);
-  stdin.on('data', (d: string) => app!.input(d));
-  const onResize = () => {
-    app!.resized();
-  };
-  stdout.on('resize', onResize);
-  api.onClosed(() => exit('[lost server]', finished ? 0 : 1));
+  for (;;) {
+    const r = await runClient(o, conn, focus, size, params);
+    if (r.kind === 'exit') return r.code;
+    conn = r.next;
+    focus = r.pane;
+  }
+}
+
+function restoreTerminal(o: AttachOpts): void {
+  try {
+    o.stdout.write(LEAVE);
+  } catch {
+    /* the terminal may be gone */
+  }
+  try {
+    o.stdin.setRawMode(false);
+  } catch {
+    /* not a tty any more */
+  }
+  o.stdin.pause();
+}
+
+/** One server's turn at this terminal, until detach, exit or a switch; whatever it added (listeners, handlers, the socket) is gone when it resolves. */
+function runClient(o: AttachOpts, conn: Attached, focus: string | undefined, size: () => { cols: number; rows: number }, params: (window?: string) => Record<string, unknown>): Promise<Ended> {
+  const { stdin, stdout } = o;
+  const { api } = conn;
+  let ended = false;
+  let resolveEnd!: (e: Ended) => void;
+  const done = new Promise<Ended>((r) => (resolveEnd = r));
+  const onData = (d: string) => app.input(d);
+  const onResize = () => app.resized();
   // Closing the terminal detaches: the server and its panes stay.
   const onHup = () => exit('', 0);
-  process.once('SIGHUP', onHup);
-  process.once('SIGTERM', () => exit('[terminated]', 0));
-  const code = await done;
-  stdout.off('resize', onResize);
-  process.off('SIGHUP', onHup);
-  return code;
+  const onTerm = () => exit('[terminated]', 0);
+  const release = () => {
+    ended = true;
+    stdin.off('data', onData);
+    stdout.off('resize', onResize);
+    process.off('SIGHUP', onHup);
+    process.off('SIGTERM', onTerm);
+    app.dispose();
+    api.close();
+  };
+  const exit = (message: string, code: number) => {
+    if (ended) return;
+    release();
+    restoreTerminal(o);
+    if (message) stdout.write(message + '\n');
+    resolveEnd({ kind: 'exit', code });
+  };
+  const switchTo = async (t: SwitchTarget) => {
+    if (ended) throw new Error('this client is leaving');
+    // The other server takes the client before this one loses it: one that does not answer leaves it where it was.
+    const next = await connect(t.socket, params(t.window), SWITCH_MS);
+    if (ended) {
+      next.api.close();
+      throw new Error('this client has left');
+    }
+    release();
+    resolveEnd({ kind: 'switch', next, ...(t.pane ? { pane: t.pane } : {}) });
+  };
+  stdout.write(ENTER);
+  const app = new ClientApp(api, conn.cfg, { write: (s) => stdout.write(s), size, exit, switchTo });
+  conn.offEarly();
+  for (const m of conn.early) app.onMessage(m);
+  if (ended) return done;
+  stdin.on('data', onData);
+  // After a switch the stream is still flowing; after a prompt before the first attach it may have been paused.
+  stdin.resume();
+  stdout.on('resize', onResize);
+  api.onClosed(() => exit('[lost server]', 1));
+  process.on('SIGHUP', onHup);
+  process.on('SIGTERM', onTerm);
+  if (focus) api.request('client.action', { action: { type: 'pane.focus', pane: focus } }).catch(() => {});
+  return done;
 }

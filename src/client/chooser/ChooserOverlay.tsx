@@ -44,7 +44,7 @@ export function ChooserOverlay({ state: s, theme, cols, rows, top }: ChooserOver
     ? ` choose · filter: ${s.filter}${s.filtering ? '█' : ''}${mode}   (Esc clears · Tab keeps · Enter switches)`
     : ` choose a pane${mode} — ↑↓ jk move · ←→ fold · / filter · n needs me · Enter switch · q close`;
   const selected = list.find((r) => r.key === s.cursor);
-  const previewTitle = s.preview ? ` preview: ${s.preview.pane}` : selected && selected.session !== s.sessions.find((x) => x.current)?.name ? ` session ${selected.session}: Enter shows how to attach` : ' preview';
+  const previewTitle = s.preview ? ` preview: ${s.preview.pane}` : selected && selected.session !== s.sessions.find((x) => x.current)?.name ? ` session ${selected.session}: Enter moves this client there` : ' preview';
   // The bottom of the screen is where a prompt or an agent's question is: blank rows below it are dropped first.
   const lines = s.preview?.lines ?? [];
   let end = lines.length;

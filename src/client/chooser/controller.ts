@@ -14,6 +14,16 @@ export interface ChooserHost {
   where(): { session: string; window?: string };
   /** Show a pane of this session (its window comes to the front). */
   focus(pane: string): void;
+  /** Move this client to another session's server; rejects (the client stays here) when that server does not answer. */
+  switchTo?(t: SwitchTarget): Promise<void>;
+}
+
+/** A pane (or window) of another session, and the socket of the server that owns it. */
+export interface SwitchTarget {
+  session: string;
+  socket: string;
+  window?: string;
+  pane?: string;
 }
 
 /** Badges and messages change while the chooser is up: it reads the tree again this often. */
@@ -22,6 +32,7 @@ const REFRESH_MS = 1000;
 export class ChooserController {
   private timer: NodeJS.Timeout | undefined;
   private previewFor: string | undefined;
+  private switching = false;
 
   constructor(private readonly h: ChooserHost) {}
 
@@ -30,7 +41,12 @@ export class ChooserController {
     this.h.render();
     this.reload(true);
     if (this.timer) clearInterval(this.timer);
-    this.timer = setInterval(() => (this.h.get() ? this.reload(false) : this.stop()), REFRESH_MS);
+    // A refresh before the first load (slow under load: other sessions' sockets) would land the cursor on the wrong row.
+    this.timer = setInterval(() => {
+      const s = this.h.get();
+      if (!s) this.stop();
+      else if (!s.loading) this.reload(false);
+    }, REFRESH_MS);
     this.timer.unref?.();
   }
 
@@ -96,10 +112,23 @@ export class ChooserController {
       this.h.render();
       return;
     }
-    // A client draws one server's panes; moving it to another session's server is a new attach.
-    const s = this.h.get();
-    if (s) this.h.setOverlay({ ...s, message: `${t.pane ?? t.window ?? ''} is in session ${t.session}: detach (prefix d) and run \`castellan attach -t ${t.session}\`` });
-    this.h.render();
+    if (this.switching) return;
+    const say = (message: string) => {
+      const s = this.h.get();
+      if (s) this.h.setOverlay({ ...s, message });
+      else this.h.notify('error', message);
+      this.h.render();
+    };
+    const here = this.h.where().session;
+    if (!t.socket || !this.h.switchTo) return say(`session ${t.session} did not answer: staying in session ${here}`);
+    // As tmux's switch-client: the client leaves this server for the other session's, which owns the chosen pane.
+    this.switching = true;
+    say(`switching to session ${t.session}…`);
+    this.h
+      .switchTo({ session: t.session, socket: t.socket, ...(t.window ? { window: t.window } : {}), ...(t.pane ? { pane: t.pane } : {}) })
+      .then(() => this.stop())
+      .catch((e: Error) => say(`session ${t.session} does not answer: staying in session ${here} (${e.message})`))
+      .finally(() => (this.switching = false));
   }
 
   stop(): void {

@@ -47,7 +47,8 @@ export const rowsOf = (s: ChooserState): ChooserRow[] => buildRows(s.sessions, s
 export function withData(s: ChooserState, sessions: ChooserSession[]): ChooserState {
   const first = s.loading;
   const next: ChooserState = { ...s, sessions, loading: false, ...(first ? { collapsed: initialCollapsed(sessions, s.level), cursor: startKey(sessions, s.level) } : {}) };
-  return settle(next);
+  // A filter typed before the tree arrived puts the cursor on its first pane, as typing it afterwards would.
+  return settle(first && (s.filter || s.needsMe) ? firstPane(next) : next);
 }
 
 /** Keeps the cursor on a visible row (the nearest one when its row went away) and in view. */

@@ -23,11 +23,11 @@ const panesSchema = z.object({
 });
 const windowsSchema = z.object({ windows: z.array(z.object({ window_id: z.string().max(40), index: z.number(), name: z.string().max(400) })).max(10_000) });
 
-/** Another session's server gets this long to answer; one that does not is listed as unreachable. */
-const OTHER_MS = 800;
+/** Another session's server gets this long to answer; one that does not is listed as unreachable (and cannot be switched to). A stale socket refuses at once; this only waits on a busy or hung server. */
+const OTHER_MS = 1500;
 const MAX_OTHER_SESSIONS = 32;
 
-async function readSession(api: Requester, name: string, current: boolean, currentWindow: string | undefined, timeoutMs: number): Promise<ChooserSession> {
+async function readSession(api: Requester, name: string, current: boolean, currentWindow: string | undefined, timeoutMs: number, socket?: string): Promise<ChooserSession> {
   const [w, p] = await Promise.all([api.request('window.list', {}, { timeoutMs }), api.request('pane.list', {}, { timeoutMs })]);
   const wins = windowsSchema.parse(w).windows;
   const panes = panesSchema.parse(p).panes;
@@ -50,7 +50,7 @@ async function readSession(api: Requester, name: string, current: boolean, curre
       };
     }),
   }));
-  return { name, current, windows };
+  return { name, current, ...(socket ? { socket } : {}), windows };
 }
 
 async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<ChooserSession[]> {
@@ -67,7 +67,7 @@ async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<Choo
     let api: ApiClient | undefined;
     try {
       api = await ApiClient.connect(join(dir, n), OTHER_MS);
-      return await readSession(api, name, false, undefined, OTHER_MS);
+      return await readSession(api, name, false, undefined, OTHER_MS, join(dir, n));
     } catch {
       // A stale socket file (its server is gone) is not a session.
       return api ? { name, current: false, unreachable: true, windows: [] } : undefined;

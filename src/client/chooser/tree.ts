@@ -22,10 +22,12 @@ export interface ChooserWindow {
 
 export interface ChooserSession {
   name: string;
-  /** The session this client is attached to (the only one whose panes it can switch to directly). */
+  /** The session this client is attached to (choosing a pane of another one moves the client to that server). */
   current: boolean;
   /** Another session's server did not answer: listed, not expandable. */
   unreachable?: boolean;
+  /** Another session's socket: where choosing one of its panes moves the client. */
+  socket?: string;
   windows: ChooserWindow[];
 }
 
@@ -125,13 +127,13 @@ export function buildRows(sessions: ChooserSession[], o: RowOptions): ChooserRow
 }
 
 /** Where Enter on a row goes: a pane, a window's active pane, a session's current window. */
-export function targetOf(sessions: ChooserSession[], row: ChooserRow | undefined): { session: string; current: boolean; window?: string; pane?: string } | undefined {
+export function targetOf(sessions: ChooserSession[], row: ChooserRow | undefined): { session: string; current: boolean; socket?: string; window?: string; pane?: string } | undefined {
   if (!row) return undefined;
   const s = sessions.find((x) => x.name === row.session);
   if (!s) return undefined;
   const w = row.window ?? s.windows.find((x) => x.current) ?? s.windows[0];
   const pane = row.pane?.id ?? w?.panes.find((p) => p.active)?.id;
-  return { session: s.name, current: s.current, ...(w ? { window: w.id } : {}), ...(pane ? { pane } : {}) };
+  return { session: s.name, current: s.current, ...(s.socket && !s.current ? { socket: s.socket } : {}), ...(w ? { window: w.id } : {}), ...(pane ? { pane } : {}) };
 }
 
 /** The row the chooser opens on: the focused pane's window (windows level) or session. */
