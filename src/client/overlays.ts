@@ -12,7 +12,8 @@ export type OverlayOutcome =
 /** Keys typed right as a question appears were meant for something else: they never answer it. */
 export const ASK_GRACE_MS = 300;
 
-function editLine(text: string, e: InputEvent): string | undefined {
+/** One line of typed text (a filter, the command prompt): the edit a key or a paste makes, or undefined. */
+export function editLine(text: string, e: InputEvent): string | undefined {
   if (e.type === 'paste') return text + e.text.replace(/[\r\n]+/g, ' ');
   if (e.type !== 'key') return undefined;
   if (e.key === 'BSpace' || e.key === 'C-h') return [...text].slice(0, -1).join('');

@@ -1,5 +1,6 @@
 // Keys and mouse while the chooser is open: pure transitions of its state, or what to do (choose a row, close).
 import type { InputEvent } from '../../input/keys.js';
+import { editLine } from '../overlays.js';
 import { buildRows, initialCollapsed, startKey, targetOf, type ChooserRow, type ChooserSession } from './tree.js';
 
 export interface ChooserState {
@@ -69,17 +70,6 @@ function firstPane(s: ChooserState): ChooserState {
   return { ...s, cursor: (rows.find((r) => r.kind === 'pane') ?? rows[0])?.key };
 }
 
-function editFilter(text: string, e: InputEvent): string | undefined {
-  if (e.type === 'paste') return text + e.text.replace(/[\r\n]+/g, ' ');
-  if (e.type !== 'key') return undefined;
-  if (e.key === 'BSpace' || e.key === 'C-h') return [...text].slice(0, -1).join('');
-  if (e.key === 'C-u') return '';
-  if (e.key === 'C-w') return text.replace(/\S*\s*$/, '');
-  if (e.key === 'Space') return text + ' ';
-  if ([...e.key].length === 1) return text + e.key;
-  return undefined;
-}
-
 function toggleFold(s: ChooserState, row: ChooserRow, open: boolean): ChooserState {
   if (!row.expandable || row.expanded === open) return s;
   const collapsed = new Set(s.collapsed);
@@ -134,7 +124,7 @@ export function chooserInput(s: ChooserState, e: InputEvent, rows: number, now =
   if (s.filtering) {
     if (key === 'Escape') return update({ ...s, filtering: false, filter: '' }, 0);
     if (key === 'Tab') return update({ ...s, filtering: false });
-    const t = editFilter(s.filter, e);
+    const t = editLine(s.filter, e);
     // The list narrows as one types; the cursor goes to the first matching pane (as in fzf).
     return t === undefined ? { kind: 'update', state: s } : update(firstPane({ ...s, filter: t, scroll: 0 }), 0);
   }
