@@ -2,11 +2,10 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { startInProcess } from '../api/in-process.js';
 import { listPanes } from '../support/api.js';
 import { tempEnvFor } from '../support/temp-env.js';
+import { liveMemory } from '../support/live-memory.js';
 import { waitFor } from '../support/wait-for.js';
 
 const PANES = 20;
@@ -14,19 +13,6 @@ const PANES = 20;
 const FLOOD = ['sh', '-c', 'seq -f "%08g a line of scrollback text" 1 12000'];
 const MB = 1024 * 1024;
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-/** JS heap plus array buffers (xterm keeps each row's cells in a typed array), after full collections. */
-async function liveMemory(): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    // Array buffer backing stores are swept after the collection, on V8's own schedule.
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-}
 
 test(`${PANES} exited panes with full scrollback, once closed, leave the server's live memory near its baseline`, async (t) => {
   const srv = await startInProcess({ command: ['sh', '-c', 'while :; do sleep 1; done'] });

@@ -6,9 +6,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { join } from 'node:path';
-import { setFlagsFromString } from 'node:v8';
-import { runInNewContext } from 'node:vm';
 import { startInProcess } from '../api/in-process.js';
+import { liveMemory } from '../support/live-memory.js';
 import { waitFor } from '../support/wait-for.js';
 import { ansiFile } from '../../bench/lib/data.js';
 
@@ -19,17 +18,6 @@ const MB = 1024 * 1024;
 const TMUX_PER_PANE = 8.7 * MB;
 const TARGET = 1.5 * TMUX_PER_PANE;
 
-setFlagsFromString('--expose-gc');
-const gc = runInNewContext('gc') as () => void;
-
-async function liveMemory(): Promise<number> {
-  for (let i = 0; i < 3; i++) {
-    gc();
-    await new Promise((r) => setTimeout(r, 50));
-  }
-  const m = process.memoryUsage();
-  return m.heapUsed + m.arrayBuffers;
-}
 
 test(`${PANES} panes with ${LINES} lines of styled text each stay under ${(TARGET / MB).toFixed(1)} MB a pane`, { timeout: 240_000 }, async (t) => {
   const srv = await startInProcess({ cols: 202, rows: 53, command: ['sh', '-c', 'exec sleep 100000'] });
