@@ -4,19 +4,9 @@ import assert from 'node:assert/strict';
 import { mkdirSync, readdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../src/api/client.js';
-import { RpcError } from '../../src/api/client.js';
 import { readStore } from '../../src/worktree/store.js';
 import { startInProcess, waitFor, type InProcessServer } from '../api/in-process.js';
-import { GIT_ENV, gitIn, makeRepo, writeDefinition, writeEditorAgent } from '../worktree/repo.js';
-
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    return e instanceof RpcError ? `${e.code}: ${e.message}` : String(e);
-  }
-}
+import { code, GIT_ENV, gitIn, makeRepo, writeDefinition, writeEditorAgent } from '../worktree/repo.js';
 
 describe('worktree methods under hostile input', () => {
   let srv: InProcessServer;

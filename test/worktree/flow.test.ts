@@ -4,22 +4,12 @@ import assert from 'node:assert/strict';
 import { existsSync, readFileSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ApiClient } from '../../src/api/client.js';
-import { RpcError } from '../../src/api/client.js';
 import { agentWorktreeAt } from '../../src/worktree/index.js';
 import { startInProcess, waitFor, type InProcessServer } from '../api/in-process.js';
-import { GIT_ENV, gitIn, makeRepo, writeDefinition, writeEditorAgent } from './repo.js';
+import { code, GIT_ENV, gitIn, makeRepo, writeDefinition, writeEditorAgent } from './repo.js';
 
 type Started = { agent_id: string; pane_id: string; worktree: { id: string; branch: string; path: string; base: string } };
 type Review = { branch: string; files: Array<{ path: string; status: string; added: number; removed: number }>; ahead: number; uncommitted: number; diff?: string };
-
-async function code(p: Promise<unknown>): Promise<string> {
-  try {
-    await p;
-    return 'ok';
-  } catch (e) {
-    return e instanceof RpcError ? `${e.code}: ${e.message}` : String(e);
-  }
-}
 
 describe('a worktree per agent', () => {
   let srv: InProcessServer;

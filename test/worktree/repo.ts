@@ -2,6 +2,7 @@
 import { execFileSync } from 'node:child_process';
 import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { RpcError } from '../../src/api/client.js';
 
 /** What every git call in these tests (and the server under test) sees: no user config, a fixed identity. */
 export const GIT_ENV = { GIT_CONFIG_GLOBAL: '/dev/null', GIT_CONFIG_NOSYSTEM: '1', GIT_AUTHOR_NAME: 'Test', GIT_AUTHOR_EMAIL: 't@example.com', GIT_COMMITTER_NAME: 'Test', GIT_COMMITTER_EMAIL: 't@example.com' };
@@ -57,4 +58,14 @@ export function writeDefinition(home: string, name: string, script: string): voi
   const dir = join(home, '.castellan', 'agents');
   mkdirSync(dir, { recursive: true });
   writeFileSync(join(dir, `${name}.md`), `---\nname: ${name}\ndescription: edits files for worktree tests\ncommand: sh ${script}\n---\n`);
+}
+
+/** What a call came to: "ok", or "code: message" of the error it was refused with. */
+export async function code(p: Promise<unknown>): Promise<string> {
+  try {
+    await p;
+    return 'ok';
+  } catch (e) {
+    return e instanceof RpcError ? `${e.code}: ${e.message}` : String(e);
+  }
 }
