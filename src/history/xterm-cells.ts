@@ -114,20 +114,15 @@ function nextSegment(words: number): void {
   if (old.live === 0 && old.d.length === SEGMENT && pool.length < POOL_MAX) pool.push(old.d);
 }
 
-/**
- * Copies one xterm line as it is (its cells' words): what a flood pays per line. Encoding into the compact
- * store happens later, off the output path, and only for lines still kept then (see pending.ts).
- */
-export function copyLine(line: IBufferLine): RawCopy {
-  return copyRaw(rawOf(line));
-}
-
 /** Line y of a buffer as xterm's own line object, without the public API's per-call wrapper (archive runs per line). */
 export function rawLineAt(b: Terminal['buffer']['normal'], y: number): unknown {
   return (b as unknown as { _buffer: { lines: { get(i: number): unknown } } })._buffer.lines.get(y);
 }
 
-/** copyLine for a line from rawLineAt. */
+/**
+ * Copies one xterm line (from rawLineAt) as it is, its cells' words: what a flood pays per line. Encoding into the
+ * compact store happens later, off the output path, and only for lines still kept then (see pending.ts).
+ */
 export function copyRaw(rawLine: unknown): RawCopy {
   const raw = rawLine as RawLine;
   const end = keptCells(raw);
@@ -148,13 +143,6 @@ export function copyRaw(rawLine: unknown): RawCopy {
     combined: side & COMBINED ? { ...raw._combined } : undefined,
     ext: side & HAS_EXTENDED ? { ...raw._extendedAttrs } : undefined,
   };
-}
-
-/** Appends one xterm line to the store (tests and resize: copy and encode at once). */
-export function archiveLine(line: IBufferLine, store: HistoryStore): void {
-  const c = copyLine(line);
-  encodeLine(c, store);
-  releaseCopy(c);
 }
 
 /**
