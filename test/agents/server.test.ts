@@ -84,7 +84,8 @@ hooks:
     // The broken hook was logged as a warning and ignored.
     const failed = events.find((e) => e.type === 'agent_hook_run' && e.outcome === 'failed');
     assert.match(String(failed?.reason), /code 3: this hook is broken/);
-    assert.ok(events.some((e) => e.type === 'agent_delivered' && e.via === 'typed'));
+    // The event comes over the socket, the typed text through the pty: either may land first.
+    await waitFor(() => events.some((e) => e.type === 'agent_delivered' && e.via === 'typed'), { message: 'agent_delivered via typed' });
 
     // agent.prompt: UserPromptSubmit hooks run, then it is typed.
     const sent = await api.request<{ sent: boolean; text: string }>('agent.prompt', { agent_id: r.agent_id, text: 'hello there' });
