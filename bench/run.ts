@@ -17,7 +17,7 @@ import { cpus, loadavg, setPriority } from 'node:os';
 import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { closeAll, track } from './lib/cleanup.js';
+import { closeAll, closeAllBut, registered, track } from './lib/cleanup.js';
 import { ansiFile } from './lib/data.js';
 import { cleanEnv, makeRoot, makeTmp, removeTmp, type BenchEnv, type Options } from './lib/env.js';
 import { headlineTable, readmeTable, replaceReadmeTable, table, type Row, type SectionResult } from './lib/report.js';
@@ -184,6 +184,7 @@ async function main(): Promise<number> {
       const t0 = Date.now();
       const load0 = loadavg()[0];
       const own0 = process.cpuUsage();
+      const before = registered();
       log(`--- ${name} (load ${round(load0, 2)})`);
       try {
         const r = await fn(b);
@@ -194,7 +195,8 @@ async function main(): Promise<number> {
       } catch (e) {
         errors[name] = (e as Error).stack ?? String(e);
         log(`${name} FAILED: ${(e as Error).message}`);
-        await closeAll();
+        // Only what the section started: the tmp dir (with the castellan copy) is for the sections after it.
+        await closeAllBut(before);
       }
       log(`${name} took ${round((Date.now() - t0) / 1000, 1)} s`);
     }

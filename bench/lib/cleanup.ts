@@ -25,6 +25,24 @@ export function track(r: Resource): () => void {
   return () => live.delete(r);
 }
 
+/** What is registered now: a section that fails closes only what it added (`closeAllBut`), so the shared tmp dir stays. */
+export function registered(): ReadonlySet<Resource> {
+  return new Set(live);
+}
+
+/** Closes everything registered since `keep` was taken, newest first. */
+export async function closeAllBut(keep: ReadonlySet<Resource>): Promise<void> {
+  for (const r of [...live].reverse()) {
+    if (keep.has(r)) continue;
+    try {
+      await r.close();
+    } catch {
+      r.killSync();
+    }
+    live.delete(r);
+  }
+}
+
 export async function closeAll(): Promise<void> {
   closing ??= (async () => {
     for (const r of [...live].reverse()) {

@@ -101,6 +101,7 @@ async function endToEnd(b: BenchEnv) {
   };
   let stage = 'start';
   let s0pid = 0;
+  let s1pid = 0;
   try {
     let s = await start();
     s0pid = s.pid;
@@ -134,6 +135,7 @@ async function endToEnd(b: BenchEnv) {
     stage = 'restart';
     const t0 = now();
     s = await start();
+    s1pid = s.pid;
     stage = 'paint';
     const socketMs = now() - t0;
     const painted = new Set<string>();
@@ -159,7 +161,7 @@ async function endToEnd(b: BenchEnv) {
         return '';
       }
     };
-    throw new Error(`${stage}: ${(e as Error).message} (server ${alive(s0pid) ? 'alive' : 'gone'})\n--- server.out\n${tail(join(home, 'server.out'))}\n--- log\n${tail(join(home, 'state', 'castellan', 'server-default.log'))}`);
+    throw new Error(`${stage}: ${(e as Error).message} (first server ${alive(s0pid) ? 'alive' : 'gone'}${s1pid ? `, restarted server ${alive(s1pid) ? 'alive' : 'gone'}` : ''})\n--- server.out\n${tail(join(home, 'server.out'))}\n--- log\n${tail(join(home, 'state', 'castellan', 'server-default.log'))}`);
   } finally {
     for (const p of pids) if (alive(p)) killPid(p, 'SIGKILL');
     untrack();
