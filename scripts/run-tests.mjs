@@ -14,5 +14,8 @@ const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
 const files = walk(join(root, 'test')).map((f) => relative(root, f)).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) { console.error('no test files match', filters); process.exit(1); }
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...flags, ...files], { cwd: root, stdio: 'inherit' });
+// A test that hangs (a pane that never answers, a wait without a deadline) fails after 3 minutes instead of eating
+// the CI's 90 (test/agents/server.test.ts once hung 30 minutes under load).
+const timeout = flags.some((f) => f.startsWith('--test-timeout')) ? [] : ['--test-timeout=180000'];
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...timeout, ...flags, ...files], { cwd: root, stdio: 'inherit' });
 child.on('exit', (code, sig) => process.exit(code ?? (sig ? 1 : 0)));
