@@ -166,11 +166,13 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
     return loadPipeline();
   };
   if (kind === 'pre') {
-    // An agent castellan started also has its own SubagentStop hooks (asked of the server, alongside governance).
-    const own = o.env.CASTELLAN_AGENT_ID ? agentToolCheck(o, call) : undefined;
     const served = await remote({ phase: 'pre' });
     const by = served ? 'server' : 'bridge';
-    const r = served ?? (await (await local()).governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt }));
+    // Loaded before the per-agent check connects: the pipeline's synchronous load would eat that connect's deadline.
+    const pipeline = served ? undefined : await local();
+    // An agent castellan started also has its own SubagentStop hooks (asked of the server, alongside governance).
+    const own = o.env.CASTELLAN_AGENT_ID ? agentToolCheck(o, call) : undefined;
+    const r = served ?? (await pipeline!.governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt }));
     const a = own ? await own : undefined;
     const govWhy = r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`;
     if (a?.decision === 'deny') {

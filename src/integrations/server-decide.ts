@@ -6,7 +6,7 @@ import { RpcClient } from '../platform/rpc-client.js';
 
 export const DECIDE_CONNECT_MS = 300;
 /** The server decides in a few ms; past this the bridge stops waiting and decides as it would without a server. */
-export const DECIDE_REPLY_MS = 1500;
+export const DECIDE_REPLY_MS = 1000;
 /** Past this the call's argv goes to the local pipeline rather than through the socket (a 4 MiB line limit there). */
 const MAX_ARGV_CHARS = 1024 * 1024;
 
