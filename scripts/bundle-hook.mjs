@@ -3,7 +3,7 @@
 //
 // An agent runs `castellan hook` on every tool call; unbundled, Node resolves, reads and links ~150 modules
 // (zod alone is 95) before the first line runs, which was most of the bridge's time. A bundle skips that.
-// The hot path (every state event, and a tool event the server decides: hook.decide) is ONE file, hook-main.js:
+// The hot path (every state event, and a tool event the server decides: hook.decide) is ONE file, hook-main.cjs:
 // each further ES module costs a resolve, a read, a compile and a link before the first line runs. What the code
 // loads lazily (the governance pipeline with config, zod and policy: most of the bytes; the agent bridge; the
 // server link) is a second build in dist/hook/lazy/, reached only when the server cannot decide or is not there.
@@ -61,7 +61,8 @@ const lazyImports = {
     });
   },
 };
-const hot = await esbuild.build({ ...common, entryPoints: [entry], outfile: `${outdir}/hook-main.js`, plugins: [lazyImports], metafile: true });
+// CommonJS, required by the CommonJS bin: no ES module loader on the hot path. Its lazy imports stay import() of ES modules.
+const hot = await esbuild.build({ ...common, format: 'cjs', entryPoints: [entry], outfile: `${outdir}/hook-main.cjs`, plugins: [lazyImports], metafile: true });
 // A dynamic import the plugin does not know would be inlined into the hot file (esbuild does that without splitting).
 const inlined = Object.keys(hot.metafile.inputs).filter((f) => /(^|\/)(zod|smol-toml|re2js)\/|dist\/config\/|dist\/hooks\/pipeline/.test(f));
 if (inlined.length) {

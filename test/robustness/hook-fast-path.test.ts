@@ -1,39 +1,38 @@
-// The bridge's hot path is one bundled file: a state event, and a tool call the server decides, load bin/castellan.js and
-// dist/hook/hook-main.js and nothing else of ours; only a call the server cannot decide loads the lazy governance build.
+// The bridge's hot path is one bundled CommonJS file: a state event, and a tool call the server decides, load
+// bin/castellan.js and dist/hook/hook-main.cjs and nothing else of ours, and never start Node's ES module loader; only a
+// call the server cannot decide loads the lazy governance build (ES modules).
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { BIN, REPO, makeTempEnv, type TempEnv } from '../support/temp-env.js';
 
-const BUNDLED = existsSync(join(REPO, 'dist', 'hook', 'hook-main.js'));
+const BUNDLED = existsSync(join(REPO, 'dist', 'hook', 'hook-main.cjs'));
 const skip = !BUNDLED && 'dist/hook not built (no esbuild)';
 
-/** Records every ES module URL loaded into $MODLOG. */
-const HOOKS = `import { appendFileSync } from 'node:fs';
-export async function load(url, ctx, next) { appendFileSync(process.env.MODLOG, url + '\\n'); return next(url, ctx); }
-`;
-const RECORDER = `import { register } from 'node:module';
-register(new URL('./hooks.mjs', import.meta.url));
+/** Records every CommonJS file compiled into $MODLOG, and at exit whether Node's ES module loader ran (a hook would start it). */
+const RECORDER = `const { appendFileSync } = require('node:fs');
+const M = require('node:module');
+const compile = M.prototype._compile;
+M.prototype._compile = function (c, f) { appendFileSync(process.env.MODLOG, 'file://' + f + '\\n'); return compile.call(this, c, f); };
+process.on('exit', () => { if (process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')) appendFileSync(process.env.MODLOG, 'esm-loader\\n'); });
 `;
 
 let recDir: string;
 before(() => {
   recDir = mkdtempSync(join(tmpdir(), 'cst-hfp-'));
-  writeFileSync(join(recDir, 'hooks.mjs'), HOOKS);
-  writeFileSync(join(recDir, 'recorder.mjs'), RECORDER);
+  writeFileSync(join(recDir, 'recorder.cjs'), RECORDER);
 });
 after(() => rmSync(recDir, { recursive: true, force: true }));
 
 let runs = 0;
 /** Runs the bin with the recorder; resolves with its stdout and our files it loaded (repo-relative). */
-function loaded(args: string[], env: Record<string, string>, stdin: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string; files: string[] }> {
+function loaded(args: string[], env: Record<string, string>, stdin: string, cwd: string): Promise<{ code: number | null; stdout: string; stderr: string; files: string[]; esm: boolean }> {
   const log = join(recDir, `mods-${++runs}.txt`);
   return new Promise((resolve, reject) => {
-    const c = spawn(process.execPath, ['--import', pathToFileURL(join(recDir, 'recorder.mjs')).href, BIN, ...args], { cwd, env: { ...env, MODLOG: log }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, ['--require', join(recDir, 'recorder.cjs'), BIN, ...args], { cwd, env: { ...env, MODLOG: log }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     const killer = setTimeout(() => c.kill('SIGKILL'), 30_000);
@@ -45,12 +44,12 @@ function loaded(args: string[], env: Record<string, string>, stdin: string, cwd:
       clearTimeout(killer);
       const mods = existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').filter(Boolean) : [];
       const files = mods.filter((m) => m.startsWith(`file://${REPO}`) && !m.includes('/node_modules/')).map((m) => m.slice(`file://${REPO}`.length));
-      resolve({ code, stdout, stderr, files });
+      resolve({ code, stdout, stderr, files, esm: mods.includes('esm-loader') });
     });
   });
 }
 
-const HOT = ['bin/castellan.js', 'dist/hook/hook-main.js'];
+const HOT = ['bin/castellan.js', 'dist/hook/hook-main.cjs'];
 const bash = (cwd: string, command = 'ls') => JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd });
 
 describe('the hook bridge hot path', { skip }, () => {
@@ -70,6 +69,7 @@ describe('the hook bridge hot path', { skip }, () => {
     const r = await loaded(['hook', 'claude', 'UserPromptSubmit'], inPane, JSON.stringify({ session_id: 's', prompt: 'hi' }), env.home);
     assert.deepEqual([r.code, r.stdout], [0, ''], r.stderr);
     assert.deepEqual(r.files, HOT);
+    assert.equal(r.esm, false, 'the ES module loader started');
     const p = await env.call<{ agent: { state: string } }>('pane.get', { pane_id: 'w1:p1' });
     assert.equal(p.agent.state, 'working');
   });
@@ -79,13 +79,14 @@ describe('the hook bridge hot path', { skip }, () => {
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny');
     assert.deepEqual(r.files, HOT);
+    assert.equal(r.esm, false, 'the ES module loader started');
   });
 
-  test('without a server the bridge loads the lazy governance build and still denies', async () => {
+  test('without a server the bridge imports the lazy governance build (ES modules) and still denies', async () => {
     const r = await loaded(['hook', 'claude', 'PreToolUse'], { ...inPane, CASTELLAN_SOCKET: join(env.home, 'none.sock') }, bash(env.home), env.home);
     assert.equal(r.code, 0, r.stderr);
     assert.equal(JSON.parse(r.stdout).hookSpecificOutput.permissionDecision, 'deny');
-    assert.ok(r.files.includes('dist/hook/lazy/pipeline.js'), r.files.join(' '));
-    assert.ok(r.files.every((f) => HOT.includes(f) || f.startsWith('dist/hook/lazy/')), r.files.join(' '));
+    assert.deepEqual(r.files, HOT);
+    assert.equal(r.esm, true, 'the lazy build is ES modules');
   });
 });
