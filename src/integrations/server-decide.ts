@@ -66,9 +66,11 @@ export async function askServerDecision(r: DecideRequest, o: { connectMs?: numbe
     pid: process.pid,
   };
   let api: RpcClient | undefined;
+  const replyMs = o.replyMs ?? DECIDE_REPLY_MS;
   try {
     api = await RpcClient.connect(r.paths.socket, o.connectMs ?? DECIDE_CONNECT_MS);
-    const a = await api.request<Record<string, unknown>>('hook.decide', params, o.replyMs ?? DECIDE_REPLY_MS);
+    // A server that reads the request after we gave up must not decide (and audit) it too: we decide it then.
+    const a = await api.request<Record<string, unknown>>('hook.decide', { ...params, deadline: Date.now() + replyMs - 100 }, replyMs);
     if (a?.decided !== true || typeof a.decision !== 'string' || !DECISIONS.has(a.decision) || typeof a.source !== 'string') return undefined;
     return { decision: a.decision as ServerDecision['decision'], source: a.source, ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
   } catch {

@@ -3,7 +3,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -36,6 +36,14 @@ function raw(socket: string, pieces: string[], gapMs = 0, timeoutMs = 10_000): P
     });
   });
 }
+
+const readAudit = (env: TempEnv): string[] => {
+  try {
+    return readFileSync(join(env.stateDir, 'audit.jsonl'), 'utf8').trim().split('\n').filter(Boolean);
+  } catch {
+    return [];
+  }
+};
 
 const line = (params: unknown) => `${JSON.stringify({ id: 1, method: 'hook.decide', params })}\n`;
 
@@ -124,6 +132,13 @@ describe('hook.decide: hostile requests', () => {
     writeFileSync(join(repo, 'castellan.toml'), '# x\n'.repeat(200_000));
     assert.equal((await call({ cwd: repo })).result?.decided, true);
     assert.equal((await call({ tool: 'deploy', cwd: repo })).result?.decision, 'deny');
+  });
+
+  test('slow: a request read after the bridge\'s deadline is not decided (the bridge decides it), and leaves no record', async () => {
+    const before = readAudit(env).length;
+    const r = await call({ deadline: Date.now() - 1, pid: 777 });
+    assert.equal(r.result?.decided, false);
+    assert.equal(readAudit(env).length, before);
   });
 
   test('slow: a request dribbled in over a second is answered; the server stays responsive meanwhile', async () => {

@@ -33,6 +33,8 @@ const params = z
     audit_log: pathSchema,
     session: z.string().min(1).max(64),
     pid: z.number().int().positive().optional(),
+    /** Epoch ms after which the bridge has stopped waiting and decides itself: the server then does nothing (no double record). */
+    deadline: z.number().int().nonnegative().optional(),
   })
   .strict();
 
@@ -65,7 +67,7 @@ function sinkFor(ctx: MethodContext) {
 export default defineMethod({
   name: 'hook.decide',
   description:
-    'For the hook bridge: judge one agent tool call (`phase: "pre"`) or record its result (`"post"`) with the governance config seen from `cwd`, emitting and auditing as the bridge would. Returns `decided: false` (and does nothing) when the call needs a hook process or a question in the UI, or when `home`, `trust_file`, `audit_log` or `session` are not the server\'s own: the bridge then decides itself.',
+    'For the hook bridge: judge one agent tool call (`phase: "pre"`) or record its result (`"post"`) with the governance config seen from `cwd`, emitting and auditing as the bridge would. Returns `decided: false` (and does nothing) when the call needs a hook process or a question in the UI, when `home`, `trust_file`, `audit_log` or `session` are not the server\'s own, or past `deadline` (epoch ms): the bridge then decides itself.',
   params,
   result: z.union([
     z.object({ decided: z.literal(true), decision: z.enum(['allow', 'deny', 'ask']), source: z.string(), reason: z.string().optional(), ok: z.boolean().optional() }),
@@ -76,6 +78,7 @@ export default defineMethod({
     if (why) return { decided: false as const, why };
     // Loaded on the first call only: a server whose panes never run an agent does not pay for the pipeline.
     const { decidePreToolUse, recordPostToolUse } = await import('../../hooks/pipeline.js');
+    if (p.deadline !== undefined && Date.now() > p.deadline) return { decided: false as const, why: 'past the bridge\'s deadline' };
     const opts = {
       env: p.goal_id ? { CASTELLAN_GOAL_ID: p.goal_id } : {},
       paths: ownPaths!,
