@@ -1,11 +1,15 @@
 #!/usr/bin/env node
 // Tiny shim: run the compiled CLI (built by `npm install` through the prepare script); `castellan hook` takes a short cut.
-import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
+// CommonJS (bin/package.json): agents run `castellan hook` on every event, and a CommonJS main with a CommonJS bridge
+// bundle never starts Node's ES module loader (~12 ms of CPU per call); the CLI is imported as ES modules as before.
+'use strict';
+const { existsSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
 
 const built = (rel) => {
-  const url = new URL(rel, import.meta.url);
-  return existsSync(fileURLToPath(url)) ? url.href : undefined;
+  const path = join(__dirname, rel);
+  return existsSync(path) ? path : undefined;
 };
 
 async function run(argv) {
@@ -13,17 +17,18 @@ async function run(argv) {
     // Agents run this on every tool call. Outside a castellan pane it does nothing (as the CLI's `hook` does),
     // so it stops here; inside one, the bundled bridge (dist/hook/) starts far faster than the CLI.
     if (!process.env.CASTELLAN_ENV && argv.every((a) => !a.startsWith('-'))) return;
-    const entry = built('../dist/hook/hook-main.js') ?? built('../dist/integrations/hook-main.js');
-    const hook = entry && (await import(entry));
+    const bundled = built('../dist/hook/hook-main.cjs');
+    const unbundled = bundled ? undefined : built('../dist/integrations/hook-main.js');
+    const hook = bundled ? require(bundled) : unbundled && (await import(pathToFileURL(unbundled).href));
     // No process.exit() after it: on macOS a pipe is written asynchronously, and a cut answer is a lost denial.
-    if (hook?.isFastHookArgv(argv)) return void (process.exitCode = await hook.hookMain(argv));
+    if (hook && hook.isFastHookArgv(argv)) return void (process.exitCode = await hook.hookMain(argv));
   }
   const main = built('../dist/cli/main.js');
   if (!main) {
-    process.stderr.write('castellan: not built yet; run `npm install` (or `npm run build`) in ' + fileURLToPath(new URL('..', import.meta.url)) + '\n');
+    process.stderr.write('castellan: not built yet; run `npm install` (or `npm run build`) in ' + join(__dirname, '..') + '\n');
     process.exit(1);
   }
-  await import(main);
+  await import(pathToFileURL(main).href);
 }
 
-await run(process.argv.slice(2));
+void run(process.argv.slice(2));

@@ -2,9 +2,11 @@
 // Bundles the hook bridge's fast entry (dist/integrations/hook-main.js) into dist/hook/ after tsc: the entry and its chunks.
 //
 // An agent runs `castellan hook` on every tool call; unbundled, Node resolves, reads and links ~150 modules
-// (zod alone is 95) before the first line runs, which was most of the bridge's time. A bundle skips that. It is
-// split where the code already loads lazily: a state-only event loads the entry (the bridge, ~30 KB) and never
-// parses the governance chunk (config, zod, policy: most of the bytes), which tool events load.
+// (zod alone is 95) before the first line runs, which was most of the bridge's time. A bundle skips that.
+// The hot path (every state event, and a tool event the server decides: hook.decide) is ONE file, hook-main.cjs:
+// each further ES module costs a resolve, a read, a compile and a link before the first line runs. What the code
+// loads lazily (the governance pipeline with config, zod and policy: most of the bytes; the agent bridge; the
+// server link) is a second build in dist/hook/lazy/, reached only when the server cannot decide or is not there.
 // esbuild is a build-time tool (a devDependency): without it the bin falls back to the unbundled entry.
 import { existsSync, rmSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
@@ -25,11 +27,7 @@ if (!existsSync(entry)) {
   process.exit(1);
 }
 rmSync(outdir, { recursive: true, force: true });
-await esbuild.build({
-  entryPoints: { 'hook-main': entry },
-  outdir,
-  splitting: true,
-  chunkNames: 'chunk-[hash]',
+const common = {
   bundle: true,
   format: 'esm',
   platform: 'node',
@@ -43,4 +41,31 @@ await esbuild.build({
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
+};
+// The modules the hot path imports lazily (by the path tsc left in dist/integrations), and their entry in lazy/.
+const LAZY = { '../hooks/pipeline.js': 'pipeline', './agent-bridge.js': 'agent-bridge', '../hooks/emit.js': 'emit' };
+const d = `${root}dist/`;
+await esbuild.build({
+  ...common,
+  entryPoints: { pipeline: `${d}hooks/pipeline.js`, 'agent-bridge': `${d}integrations/agent-bridge.js`, emit: `${d}hooks/emit.js` },
+  outdir: `${outdir}/lazy`,
+  splitting: true,
+  chunkNames: 'chunk-[hash]',
 });
+const lazyImports = {
+  name: 'lazy-imports',
+  setup(build) {
+    build.onResolve({ filter: /\.js$/ }, (a) => {
+      if (a.kind !== 'dynamic-import' || !Object.hasOwn(LAZY, a.path)) return undefined;
+      return { path: `./lazy/${LAZY[a.path]}.js`, external: true };
+    });
+  },
+};
+// CommonJS, required by the CommonJS bin: no ES module loader on the hot path. Its lazy imports stay import() of ES modules.
+const hot = await esbuild.build({ ...common, format: 'cjs', entryPoints: [entry], outfile: `${outdir}/hook-main.cjs`, plugins: [lazyImports], metafile: true });
+// A dynamic import the plugin does not know would be inlined into the hot file (esbuild does that without splitting).
+const inlined = Object.keys(hot.metafile.inputs).filter((f) => /(^|\/)(zod|smol-toml|re2js)\/|dist\/config\/|dist\/hooks\/pipeline/.test(f));
+if (inlined.length) {
+  process.stderr.write(`bundle-hook: the hot path took in ${inlined.slice(0, 5).join(', ')}: a lazy import is missing from LAZY\n`);
+  process.exit(1);
+}

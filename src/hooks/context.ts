@@ -38,6 +38,8 @@ export interface GovernOptions {
   promptTimeoutMs?: number;
   /** Audit log path; `false` disables it (tests). Default: paths.auditLog. */
   audit?: string | false;
+  /** The process the decision is for, as the audit log's `pid` (default this one; the server deciding for a bridge gives the bridge's). */
+  auditPid?: number;
   /** The plan verifier (a seam for tests; default checkCall). */
   verifier?: typeof checkCall;
 }
@@ -83,7 +85,7 @@ export function prepare(cwd: string, opts: GovernOptions = {}): Gov {
         /* a caller's printer must not change a decision */
       }
       sink?.emit(ev);
-      if (auditFile) appendAudit(auditFile, { ...ev, session: paths.session, cwd });
+      if (auditFile) appendAudit(auditFile, { ...ev, session: paths.session, cwd, ...(opts.auditPid ? { pid: opts.auditPid } : {}) });
     },
     ask: opts.ask ?? (link ? (q) => link.ask(q) : async () => ({ answer: 'deny' as const, reason: NO_UI_REASON })),
     verifier: opts.verifier ?? checkCall,

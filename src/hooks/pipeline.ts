@@ -1,5 +1,6 @@
 // The governance pipeline: policy → PreToolUse hooks → plan verify → prompt for tool calls, and the session/post hooks around them.
 import { eventScope, runHooks, type GovEvent } from './aggregate.js';
+import { hooksFor } from './plan.js';
 import { prepare, type Gov, type GovernOptions } from './context.js';
 import type { HookContext } from './payload.js';
 import { planFromEnvelope } from './plan-verify.js';
@@ -111,6 +112,19 @@ function stepFrom(toolInput: unknown): string | undefined {
  * tools (fails closed); then `prompt` asks the user (a passing plan never turns a prompt into allow).
  */
 export async function governPreToolUse(input: PreToolUseInput, opts: GovernOptions = {}): Promise<PreToolUseResult> {
+  return (await preToolUse(input, opts, false))!;
+}
+
+/**
+ * The same decision where nothing may run: undefined (and nothing emitted or audited) when it would need a
+ * PreToolUse hook process or a question in the castellan UI. The server answers hook.decide with it, since a
+ * hook must run in the agent's environment and the bridge asks the UI as it always has.
+ */
+export async function decidePreToolUse(input: PreToolUseInput, opts: GovernOptions = {}): Promise<PreToolUseResult | undefined> {
+  return preToolUse(input, opts, true);
+}
+
+async function preToolUse(input: PreToolUseInput, opts: GovernOptions, runNothing: boolean): Promise<PreToolUseResult | undefined> {
   let g: Gov;
   try {
     g = prepare(input.cwd, opts);
@@ -128,6 +142,10 @@ export async function governPreToolUse(input: PreToolUseInput, opts: GovernOptio
   try {
     const { permission, row } = permissionIn(g, input.tool, argv, input.cwd);
     if (permission === 'deny') return await finish('deny', 'policy', `the permission policy denies ${input.tool} (${row})`, permission);
+    if (runNothing && (hooksFor(g.hooks, 'PreToolUse', input.tool).run.length > 0 || (permission === 'prompt' && opts.prompt !== 'defer'))) {
+      await g.done();
+      return undefined;
+    }
     const hooks = await runHooks(g.hooks, hookCtx(g, { event: 'PreToolUse', cwd: input.cwd, paneId: input.paneId, tool: input.tool, argv, agentId: input.agentId, goalId }), input.tool, {
       env: g.env,
       stopOnFailure: true,
@@ -173,7 +191,20 @@ export async function governPreToolUse(input: PreToolUseInput, opts: GovernOptio
 
 /** Runs PostToolUse hooks (all of them); a failing one makes `ok` false with its stderr as the reason. */
 export async function governPostToolUse(input: PostToolUseInput, opts: GovernOptions = {}): Promise<StepResult> {
+  return (await postToolUse(input, opts, false))!;
+}
+
+/** governPostToolUse where nothing may run: undefined (nothing emitted) when a PostToolUse hook would run. */
+export async function recordPostToolUse(input: PostToolUseInput, opts: GovernOptions = {}): Promise<StepResult | undefined> {
+  return postToolUse(input, opts, true);
+}
+
+async function postToolUse(input: PostToolUseInput, opts: GovernOptions, runNothing: boolean): Promise<StepResult | undefined> {
   const g = prepare(input.cwd, opts);
+  if (runNothing && hooksFor(g.hooks, 'PostToolUse', input.tool).run.length > 0) {
+    await g.done();
+    return undefined;
+  }
   const goalId = goalFrom(g, input.goalId);
   const scope = eventScope({ paneId: input.paneId, agentId: input.agentId, tool: input.tool, goalId });
   const argv = [...input.argv];

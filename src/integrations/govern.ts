@@ -1,11 +1,15 @@
 // Governance through agents' own tool hooks: castellan's pipeline decides, the answer speaks the agent's protocol.
 import { appendAudit } from '../hooks/audit.js';
+import type { Paths } from '../platform/paths.js';
+import { askServerDecision, type DecideRequest } from './server-decide.js';
 import type { AgentName } from './types.js';
 
 export interface HookAnswer {
   exitCode: number;
   stdout?: string;
   stderr?: string;
+  /** Who judged a tool event: the server (hook.decide) or the pipeline in this process (the bridge log says so with CASTELLAN_HOOK_DEBUG=1). */
+  by?: 'server' | 'bridge';
 }
 
 /** Which agent events are a tool call about to happen (pre) or one that happened (post). */
@@ -110,6 +114,13 @@ export interface GovernHookInput {
   cwd: string;
   /** The server's socket (default: CASTELLAN_SOCKET); per-agent hooks are asked there. */
   socket?: string;
+  /**
+   * The bridge's paths: with them the server is asked to decide first (hook.decide), and the local pipeline is loaded
+   * only when it cannot. Without them the call is judged here, as it always was.
+   */
+  paths?: Paths;
+  /** Awaited before the local pipeline loads (its synchronous load must not eat the state report's deadlines). */
+  beforeLocal?: () => Promise<unknown>;
 }
 
 /** The agent's SubagentStop hooks for this call; a server that cannot be asked denies (they may exist to forbid it). */
@@ -130,9 +141,9 @@ async function agentToolCheck(o: GovernHookInput, call: ReturnType<typeof toolCa
 }
 
 /**
- * The governance pipeline (config, policy, hooks). Its first load is one synchronous stretch of CPU in the bundled
- * bridge (dist/hook/): the hook command loads it before it starts the state report's connection, so that stretch
- * cannot eat the report's 300 ms connect deadline (under load it did: the report was lost as "not running").
+ * The governance pipeline (config, policy, hooks): most of the bridge's bytes. Its load is one synchronous stretch of
+ * CPU in the bundled bridge (dist/hook/), so it waits for `beforeLocal` (the state report) first: under load that
+ * stretch ate the report's 300 ms connect deadline (the report was lost as "not running").
  */
 export const loadPipeline = () => import('../hooks/pipeline.js');
 
@@ -145,25 +156,35 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   const cwd = str(p.cwd) ?? o.cwd;
   const agentId = o.env.CASTELLAN_AGENT_ID ?? (str(p.session_id) ? `${o.agent}:${str(p.session_id)}` : o.agent);
   const paneId = o.env.CASTELLAN_PANE_ID;
-  const { governPreToolUse, governPostToolUse } = await loadPipeline();
+  // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it. Codex 0.171
+  // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.
+  const prompt = o.agent === 'claude' ? 'defer' : 'ui';
+  const remote = (req: Omit<DecideRequest, 'tool' | 'argv' | 'cwd' | 'toolInput' | 'agentId' | 'paneId' | 'prompt' | 'env' | 'paths'>) =>
+    o.paths ? askServerDecision({ ...req, tool: call.tool, argv: call.argv, cwd, toolInput: call.toolInput, agentId, paneId, prompt, env: o.env, paths: { ...o.paths, socket: o.socket ?? o.paths.socket } }) : Promise.resolve(undefined);
+  const local = async () => {
+    await o.beforeLocal?.();
+    return loadPipeline();
+  };
   if (kind === 'pre') {
-    // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it. Codex 0.171
-    // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.
-    const prompt = o.agent === 'claude' ? 'defer' : 'ui';
+    const served = await remote({ phase: 'pre' });
+    const by = served ? 'server' : 'bridge';
+    // Loaded before the per-agent check connects: the pipeline's synchronous load would eat that connect's deadline.
+    const pipeline = served ? undefined : await local();
     // An agent castellan started also has its own SubagentStop hooks (asked of the server, alongside governance).
     const own = o.env.CASTELLAN_AGENT_ID ? agentToolCheck(o, call) : undefined;
-    const r = await governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt });
+    const r = served ?? (await pipeline!.governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt }));
     const a = own ? await own : undefined;
     const govWhy = r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`;
     if (a?.decision === 'deny') {
       // Either one denying denies; both reasons are kept (governance first, then the agent's own as a directive).
       const ownWhy = a.contexts.join('\n') || `castellan: ${a.reason ?? 'denied by the agent\'s SubagentStop hooks'}`;
-      return answer(o.agent, 'deny', r.decision === 'deny' ? govWhy : '', ownWhy);
+      return { ...answer(o.agent, 'deny', r.decision === 'deny' ? govWhy : '', ownWhy), by };
     }
-    return answer(o.agent, r.decision, govWhy);
+    return { ...answer(o.agent, r.decision, govWhy), by };
   }
   const resp = obj(p.tool_response ?? p.result);
   const success = !(resp.interrupted === true || resp.error || p.isError === true || p.is_error === true);
-  await governPostToolUse({ tool: call.tool, argv: call.argv, success, agentId, paneId, cwd }, { env: o.env });
-  return { exitCode: 0 };
+  if (await remote({ phase: 'post', success })) return { exitCode: 0, by: 'server' };
+  await (await local()).governPostToolUse({ tool: call.tool, argv: call.argv, success, agentId, paneId, cwd }, { env: o.env });
+  return { exitCode: 0, by: 'bridge' };
 }

@@ -4,7 +4,7 @@
 // agent runs this on every tool call, so nothing here may pull in the CLI table, the API schemas or the UI.
 import type { Paths } from '../platform/paths.js';
 import { bridgeLog, eventSeq, parsePayload, runBridge } from './bridge.js';
-import { denyAnswer, denyUnreadable, governToolHook, loadPipeline, toolEventKind, type HookAnswer } from './govern.js';
+import { denyAnswer, denyUnreadable, governToolHook, toolEventKind, type HookAnswer } from './govern.js';
 import { argvInput, gatePayload, readDeadline, readHookInput } from './hook-input.js';
 import { isAgentName } from './tables.js';
 import type { AgentName } from './types.js';
@@ -62,17 +62,22 @@ export async function runHook(ctx: HookContext, positionals: string[]): Promise<
     bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} dropped: ${input.why}`);
     return HOOK_EXIT.ok;
   } else payload = parsePayload(input.text);
-  // Loaded before the report's connection starts its deadline (see loadPipeline); a load failure is governance's to handle.
-  if (kind) await loadPipeline().catch(() => undefined);
+  // The state report goes out first, before any governance code loads: the pane's badge follows it.
   const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ });
-  // Tool events also go through castellan's governance; the answer is the only thing this command ever prints.
-  const governed = isAgentName(agent) && kind ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket }), ctx.paths.stateDir, agent, gating) : undefined;
+  // Tool events also go through castellan's governance (the server decides when it can, else the pipeline here, loaded
+  // only once the report is through, so its synchronous load cannot eat the report's deadlines); the answer is the only
+  // thing this command ever prints.
+  const governed =
+    isAgentName(agent) && kind
+      ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report }), ctx.paths.stateDir, agent, gating)
+      : undefined;
   // A pane started by `castellan agent start` carries its agent id: that agent's own hooks answer its other events.
   const own =
     !governed && isAgentName(agent) && ctx.env.CASTELLAN_AGENT_ID
       ? await (await import('./agent-bridge.js')).agentEventAnswer({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, log: (l) => bridgeLog(ctx.paths.stateDir, l) })
       : undefined;
   await report;
+  if (governed?.by && ctx.env.CASTELLAN_HOOK_DEBUG) bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} governed by the ${governed.by}`);
   if (own?.stdout) process.stdout.write(own.stdout + '\n');
   if (governed?.stdout) process.stdout.write(governed.stdout + '\n');
   if (governed?.stderr) process.stderr.write(governed.stderr + '\n');

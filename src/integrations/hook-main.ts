@@ -2,7 +2,9 @@
 //
 // An agent runs the hook bridge on every tool call and waits for it, so this path skips the CLI (its command
 // table, argument parser and error mapping) and loads only the bridge, governance and their config reader.
-// The build bundles it into dist/hook/ (scripts/bundle-hook.mjs): a few files instead of ~150 modules to resolve.
+// The build bundles it into one CommonJS file, dist/hook/hook-main.cjs (scripts/bundle-hook.mjs), that the CommonJS bin
+// requires: no ES module loader and one file instead of ~150 modules; governance loads from dist/hook/lazy/ only when
+// the server cannot decide a tool call (hook.decide).
 // Anything else (a flag, help, a wrong word count) goes through the full CLI, which gives the usual messages.
 import { resolvePaths } from '../platform/paths.js';
 import { HookUsageError, runHook } from './hook-command.js';

@@ -16,6 +16,7 @@ import eventsEmit from './events-emit.js';
 import eventsSubscribe from './events-subscribe.js';
 import eventsUnsubscribe from './events-unsubscribe.js';
 import eventsWait from './events-wait.js';
+import hookDecide from './hook-decide.js';
 import episodeEnd from './episode-end.js';
 import episodeGet from './episode-get.js';
 import episodeStart from './episode-start.js';
@@ -86,6 +87,7 @@ export const METHODS: MethodDef[] = [
   eventsUnsubscribe,
   eventsWait,
   eventsEmit,
+  hookDecide,
   uiAsk,
   agentList,
   agentStart,
