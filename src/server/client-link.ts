@@ -79,8 +79,9 @@ export class ClientLink {
       this.urgentTimer = setTimeout(() => this.flushUrgent(), wait);
       return;
     }
-    // A microtask, not setImmediate: a turn of parsing another pane's flood (parse-feed.ts) may already be queued there.
-    queueMicrotask(() => this.flushUrgent());
+    // Right after the current callback (the whole pty read is parsed by then), not setImmediate: a turn of parsing
+    // another pane's flood (parse-feed.ts) may already be queued there. nextTick, not queueMicrotask: no async resource.
+    process.nextTick(() => this.flushUrgent());
   }
 
   private scheduleTick(): void {

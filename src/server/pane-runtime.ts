@@ -57,6 +57,7 @@ export class PaneRuntime {
   readonly pty: PtyProcess | undefined;
   /** Output read from the pty and not parsed yet: parsed in turns with the other panes (parse-feed.ts). */
   private readonly feed: PaneFeed;
+  private readonly scheduler: ParseScheduler;
   exited = false;
   /** When output was last parsed (for detection's "recent change" and input-priority frames). */
   lastOutputAt = 0;
@@ -74,7 +75,8 @@ export class PaneRuntime {
     this.screen.onTitle((t) => o.onTitle(t));
     this.screen.onBell(() => o.onBell());
     this.screen.onNotify((n) => o.onNotify(n));
-    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued) => {
+    this.scheduler = o.scheduler ?? parseScheduler;
+    this.feed = this.scheduler.feed({ parse: (d) => this.screen.parseNow(d) }, (queued) => {
       if (queued < LOW) this.pty?.resume();
     });
     let pty: PtyProcess | undefined;
@@ -128,14 +130,14 @@ export class PaneRuntime {
 
   input(msg: ClientInput, origin: { x: number; y: number } = { x: 0, y: 0 }): void {
     if (this.exited || !this.pty) return;
+    if (msg.kind === 'data' || msg.kind === 'paste') this.scheduler.noteInput();
     const modes = this.screen.modes;
     switch (msg.kind) {
+      // The echo is parsed the moment it is read (parseNow): nothing to tell xterm here.
       case 'data':
-        this.screen.userInput();
         this.pty.write(translateKeys(msg.data, modes));
         return;
       case 'paste':
-        this.screen.userInput();
         this.pty.write(encodePaste(msg.text, modes, msg.part));
         return;
       case 'mouse': {

@@ -4,7 +4,8 @@
 // and the client's next key on the socket, waited behind it. Here each pane's output waits in its own queue. Output
 // that finds its queue empty is parsed at once, up to one piece (an echo, a prompt, a short answer: no waiting at
 // all); the rest is parsed a piece at a time, round-robin over the panes with output waiting, for at most `turnMs`
-// per event-loop turn, after which the loop polls I/O again (setImmediate) before the next turn.
+// per event-loop turn, after which the loop polls I/O again (setImmediate) before the next turn. While the user is
+// typing (noteInput), turns are shorter: a key that arrives mid-turn waits for the turn's end, and so does its echo.
 
 /** Parses synchronously: when parse() returns, the screen shows the data. */
 export interface SyncParser {
@@ -16,12 +17,15 @@ export interface SchedulerOptions {
   pieceBytes?: number;
   /** Parsing time per event-loop turn before yielding to I/O. */
   turnMs?: number;
+  /** The turn while the user is typing (for `interactiveMs` after noteInput()). */
+  inputTurnMs?: number;
+  interactiveMs?: number;
   now?: () => number;
   /** Runs fn on the next turn of the event loop (tests step turns by hand). */
   defer?: (fn: () => void) => void;
 }
 
-const DEFAULTS = { pieceBytes: 16 * 1024, turnMs: 2 };
+const DEFAULTS = { pieceBytes: 16 * 1024, turnMs: 2, inputTurnMs: 0.5, interactiveMs: 150 };
 
 type Item = Uint8Array | string | { done: () => void };
 
@@ -114,6 +118,9 @@ export class PaneFeed {
 export class ParseScheduler {
   readonly pieceBytes: number;
   private readonly turnMs: number;
+  private readonly inputTurnMs: number;
+  private readonly interactiveMs: number;
+  private interactiveUntil = Number.NEGATIVE_INFINITY;
   private readonly now: () => number;
   private readonly defer: (fn: () => void) => void;
   /** Feeds with output waiting, in the order they take turns. */
@@ -126,12 +133,19 @@ export class ParseScheduler {
   constructor(o: SchedulerOptions = {}) {
     this.pieceBytes = Math.max(1, o.pieceBytes ?? DEFAULTS.pieceBytes);
     this.turnMs = o.turnMs ?? DEFAULTS.turnMs;
+    this.inputTurnMs = o.inputTurnMs ?? DEFAULTS.inputTurnMs;
+    this.interactiveMs = o.interactiveMs ?? DEFAULTS.interactiveMs;
     this.now = o.now ?? (() => performance.now());
     this.defer = o.defer ?? ((fn) => void setImmediate(fn));
   }
 
   feed(parser: SyncParser, onParsed: (queued: number) => void = () => {}): PaneFeed {
     return new PaneFeed(this, parser, onParsed);
+  }
+
+  /** The user typed (into any pane): for a moment, turns are short, so the next key and its echo wait less behind a flood. */
+  noteInput(): void {
+    this.interactiveUntil = this.now() + this.interactiveMs;
   }
 
   /** `f` has output waiting: give it turns. */
@@ -147,6 +161,7 @@ export class ParseScheduler {
     this.scheduled = false;
     this.turns++;
     const t0 = this.now();
+    const budget = t0 < this.interactiveUntil ? Math.min(this.inputTurnMs, this.turnMs) : this.turnMs;
     this.inTurn = true;
     try {
       while (this.busy.size) {
@@ -157,7 +172,7 @@ export class ParseScheduler {
             this.busy.delete(f);
             this.busy.add(f);
           }
-          if (this.now() - t0 >= this.turnMs) return;
+          if (this.now() - t0 >= budget) return;
         }
       }
     } finally {

@@ -1,16 +1,16 @@
 // One pane's emulated screen: parses the pty's output once and hands out styled rows, modes and events.
 //
-// Change tracking: xterm's public API does not say which rows a write touched, so the screen keeps
-// one "changed since the last viewportRows()" flag (set on parsed writes, resizes and scrolls) and,
-// when it is set, re-serializes every visible row (~0.1-0.5 ms for 200x50) and compares each string
-// with the cached one. Unchanged rows keep their old string, and if no row changed the cached array
-// itself is returned, so callers can skip work with `===` on the array or on each row.
+// Change tracking: viewportRows() re-serializes only the rows that may have changed since its last call
+// (dirty-rows.ts: xterm's own dirty-row range; all rows after a scroll, resize or buffer switch) and
+// compares each string with the cached one. Unchanged rows keep their old string, and if no row changed
+// the cached array itself is returned, so callers can skip work with `===` on the array or on each row.
 import xterm from '@xterm/headless';
 import type { Terminal as XTerm, IDisposable } from '@xterm/headless';
 import unicode11 from '@xterm/addon-unicode11';
 import { Scrollback, type HistoryView } from '../history/index.js';
 import { lineCount, readLines, readRange, type ReadLinesOptions } from './screen-read.js';
-import { plainRow, serializeRows, stripControls } from './sgr.js';
+import { DirtyRows } from './dirty-rows.js';
+import { plainRow, stripControls } from './sgr.js';
 
 export type { ReadLinesOptions } from './screen-read.js';
 
@@ -89,6 +89,8 @@ export interface ScreenOptions {
   scrollback: number;
   /** Where errors thrown by this screen's listeners go (default: rethrown asynchronously). */
   onListenerError?: (err: unknown) => void;
+  /** false: re-serialise every row after any change (dirty-rows.ts; the reference in tests). */
+  trackRows?: boolean;
 }
 
 export class Screen {
@@ -103,6 +105,12 @@ export class Screen {
   private readonly allListeners: Array<{ clear(): void }>;
 
   private readonly history: Scrollback;
+  /**
+   * Makes xterm parse the next write synchronously (its "after user input" path) instead of on a timer. term.input('',
+   * true) does it through xterm's input events (~50 us of a cold keystroke path); its write buffer's own switch is
+   * private, so it is looked up and the public call stays the fallback.
+   */
+  private readonly parseNextAtOnce: () => void;
   private _version = 0;
   private _title = '';
   private _cwd: string | undefined;
@@ -114,8 +122,8 @@ export class Screen {
   private cursorShape: CursorShape = 'block';
   private cursorBlink = false;
   private cursorDefault = true;
-  // Caches, invalidated by touch().
-  private rowsDirty = true;
+  // Caches: rows by `dirty`, the snapshot by touch().
+  private readonly dirty: DirtyRows;
   private rowsCache: string[] = [];
   private snapshotCache: ScreenSnapshot | undefined;
 
@@ -133,6 +141,10 @@ export class Screen {
       scrollback: Scrollback.xtermScrollback(Math.max(0, Math.floor(opts.scrollback))),
       allowProposedApi: true, // the unicode and marker APIs are "proposed"
     });
+    this.dirty = new DirtyRows(this.term, opts.trackRows ?? true);
+    const wb = (this.term as unknown as { _core?: { _writeBuffer?: { handleUserInput?: () => void } } })._core?._writeBuffer;
+    const handle = wb?.handleUserInput;
+    this.parseNextAtOnce = typeof handle === 'function' ? () => handle.call(wb) : () => this.term.input('', true);
     this.history = new Scrollback(this.term, Math.max(0, Math.floor(opts.scrollback)));
     // Unicode 11 widths match what current terminals draw for emoji and CJK.
     this.term.loadAddon(new Unicode11Addon());
@@ -150,13 +162,6 @@ export class Screen {
   /** Bytes (UTF-16 units for strings) handed to write() whose callback has not fired yet. */
   get pendingBytes(): number { return this.pending; }
 
-  /**
-   * The user just typed into this pane: xterm then parses the echo at once instead of on its next timer tick
-   * (measured: keystroke echo median 2.7 -> 1.5 ms).
-   */
-  userInput(): void {
-    if (!this.disposed) this.term.input('', true);
-  }
 
   /** History + screen of the active buffer as one list (copy mode reads it; absolute numbers stay put as output arrives). */
   lines(): HistoryView {
@@ -167,6 +172,9 @@ export class Screen {
   scratchCell(): import('@xterm/headless').IBufferCell {
     return this.term.buffer.active.getNullCell();
   }
+
+  /** Rows the last viewportRows() re-serialised (0 when it returned its cache). */
+  get rowsSerialised(): number { return this.dirty.lastSerialised; }
 
   /** Bytes held by this screen's archived history (lines that left xterm). */
   get historyBytes(): number {
@@ -185,6 +193,7 @@ export class Screen {
         // onWriteParsed only fires after the whole batch, so mark the change here too: a caller
         // reading the screen inside its callback must not get a stale cache.
         this.touch();
+        this.dirty.parsed();
         cb?.();
       });
     } catch (err) {
@@ -196,7 +205,7 @@ export class Screen {
   /** Parses before returning (parse-feed.ts slices big output): xterm parses at once a write that follows user input. */
   parseNow(data: Uint8Array | string): void {
     if (this.disposed) return;
-    this.term.input('', true);
+    this.parseNextAtOnce();
     this.write(data);
   }
 
@@ -205,6 +214,7 @@ export class Screen {
     if (this.disposed || (cols === this.term.cols && rows === this.term.rows)) return;
     this.history.resize(cols, rows);
     this.touch();
+    this.dirty.markAll();
   }
 
   get modes(): ScreenModes {
@@ -240,15 +250,8 @@ export class Screen {
 
   /** SGR-styled text of every visible row (see sgr.ts); the same array when nothing changed. */
   viewportRows(): string[] {
-    if (!this.rowsDirty) return this.rowsCache;
-    this.rowsDirty = false;
-    const next = serializeRows(this.term, this.term.buffer.active.viewportY, this.term.rows);
-    const prev = this.rowsCache;
-    let same = next.length === prev.length;
-    for (let i = 0; i < next.length; i++) {
-      if (next[i] === prev[i]) next[i] = prev[i]; else same = false;
-    }
-    if (!same) this.rowsCache = next;
+    if (this.disposed) return this.rowsCache;
+    this.rowsCache = this.dirty.refresh(this.rowsCache);
     return this.rowsCache;
   }
 
@@ -299,6 +302,7 @@ export class Screen {
     if (this.disposed) return;
     this.disposed = true;
     for (const d of this.disposables) d.dispose();
+    this.dirty.dispose();
     for (const l of this.allListeners) l.clear();
     this.history.dispose();
     // xterm's dispose keeps the buffer: drop the history now, so a screen still referenced somewhere holds a few rows, not megabytes.
@@ -309,7 +313,6 @@ export class Screen {
 
   private touch(): void {
     this._version++;
-    this.rowsDirty = true;
     this.snapshotCache = undefined;
   }
 
@@ -317,11 +320,13 @@ export class Screen {
     const t = this.term;
     const p = t.parser;
     this.disposables.push(
-      t.onWriteParsed(() => { this.touch(); this.writeParsed.emit(); }),
+      t.onWriteParsed(() => { this.touch(); this.dirty.parsed(); this.writeParsed.emit(); }),
       t.onScroll(() => {
         this.history.scrolled();
         this.touch();
+        this.dirty.markAll();
       }),
+      t.buffer.onBufferChange(() => this.dirty.markAll()),
       t.onData((data) => { if (data) this.replies.emit(data); }),
       t.onBell(() => this.bells.emit()),
       t.onTitleChange((raw) => {
@@ -334,9 +339,9 @@ export class Screen {
       p.registerCsiHandler({ prefix: '?', final: 'l' }, (params) => this.decset(params, false)),
       p.registerCsiHandler({ intermediates: ' ', final: 'q' }, (params) => this.decscusr(params)),
       p.registerCsiHandler({ intermediates: '!', final: 'p' }, () => this.resetTracked(false)), // DECSTR
-      p.registerEscHandler({ final: 'c' }, () => (this.history.resetting(), this.resetTracked(true))), // RIS
+      p.registerEscHandler({ final: 'c' }, () => (this.history.resetting(), this.dirty.markAll(), this.resetTracked(true))), // RIS
       // ED3 clears history (the archived part is castellan's to clear).
-      p.registerCsiHandler({ final: 'J' }, (params) => (params.includes(3) && this.history.clearing(), false)),
+      p.registerCsiHandler({ final: 'J' }, (params) => (params.includes(3) && (this.history.clearing(), this.dirty.markAll()), false)),
       p.registerOscHandler(9, (data) => this.osc9(data)),
       p.registerOscHandler(777, (data) => this.osc777(data)),
       p.registerOscHandler(7, (data) => this.osc7(data)),

@@ -4,10 +4,10 @@ import assert from 'node:assert/strict';
 import { ParseScheduler, type SyncParser } from '../../src/server/parse-feed.js';
 
 /** A scheduler whose turns run only when the test says (deferred turns queue up) and whose clock parsing advances. */
-function harness(o: { pieceBytes?: number; turnMs?: number; msPerByte?: number } = {}) {
+function harness(o: { pieceBytes?: number; turnMs?: number; inputTurnMs?: number; interactiveMs?: number; msPerByte?: number } = {}) {
   let clock = 0;
   const deferred: Array<() => void> = [];
-  const sched = new ParseScheduler({ pieceBytes: o.pieceBytes ?? 4, turnMs: o.turnMs ?? 10, now: () => clock, defer: (fn) => deferred.push(fn) });
+  const sched = new ParseScheduler({ pieceBytes: o.pieceBytes ?? 4, turnMs: o.turnMs ?? 10, inputTurnMs: o.inputTurnMs, interactiveMs: o.interactiveMs, now: () => clock, defer: (fn) => deferred.push(fn) });
   const log: string[] = [];
   const parser = (name: string): SyncParser & { text: string } => {
     const p = {
@@ -26,7 +26,7 @@ function harness(o: { pieceBytes?: number; turnMs?: number; msPerByte?: number }
     assert.ok(fn, 'a turn was scheduled');
     fn();
   };
-  return { sched, parser, log, deferred, runTurn, bytes: (s: string) => Buffer.from(s, 'latin1') };
+  return { sched, parser, log, deferred, runTurn, advance: (ms: number) => void (clock += ms), bytes: (s: string) => Buffer.from(s, 'latin1') };
 }
 
 test('output that finds its queue empty is parsed before push() returns, up to one piece', () => {
@@ -137,4 +137,24 @@ test('a parser that pushes more output while parsing (an answer written back) ca
   // 'cd' found the queue busy (ab was being parsed): it waits for a turn instead of nesting.
   while (h.deferred.length) h.runTurn();
   assert.deepEqual(order, ['ab@1', 'cd@1']);
+});
+
+test('while the user types, turns are shorter (inputTurnMs), and back to turnMs once interactiveMs has passed', () => {
+  const s2 = harness({ pieceBytes: 1, turnMs: 10, inputTurnMs: 2, interactiveMs: 100 });
+  const p = s2.parser('flood');
+  const f = s2.sched.feed(p);
+  f.push(s2.bytes('x'.repeat(200)));
+  const perTurn = () => {
+    const before = p.text.length;
+    s2.runTurn();
+    return p.text.length - before;
+  };
+  assert.equal(perTurn(), 10, 'no input: a 10 ms turn (1 ms per byte)');
+  s2.sched.noteInput();
+  assert.equal(perTurn(), 2, 'just after a key: a 2 ms turn');
+  assert.equal(perTurn(), 2);
+  s2.advance(100);
+  assert.equal(perTurn(), 10, 'interactiveMs later: full turns again');
+  while (s2.deferred.length) s2.runTurn();
+  assert.equal(p.text, 'x'.repeat(200), 'every byte parsed, in order');
 });

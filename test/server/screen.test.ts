@@ -286,3 +286,15 @@ test('after dispose, writes are dropped but their callbacks still run', async ()
   await write(s, 'ignored');
   s.dispose();
 });
+
+test('parseNow parses before it returns, every time (the echo path needs no timer)', () => {
+  const s = make();
+  s.parseNow('a');
+  assert.equal(s.viewportRows()[0], 'a');
+  s.parseNow(new TextEncoder().encode('漢'));
+  assert.equal(s.viewportRows()[0], 'a漢');
+  s.parseNow('\r\nb');
+  assert.deepEqual(s.viewportRows().slice(0, 2), ['a漢', 'b']);
+  assert.equal(s.pendingBytes, 0);
+  s.dispose();
+});
