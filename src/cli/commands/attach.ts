@@ -2,7 +2,6 @@
 import { resolvePaths } from '../../platform/paths.js';
 import { probeSocket } from '../../server/socket-bind.js';
 import { type CliContext, defineCommand, EXIT } from '../define-command.js';
-import { restoreChoice } from '../restore-choice.js';
 
 /** tmux's `attach -t NAME` and `new -s NAME` name the session after the command; both mean --session NAME here. */
 function forSession(ctx: CliContext, name: string | undefined): CliContext {
@@ -35,6 +34,8 @@ export default defineCommand({
       return EXIT.usage;
     }
     if (!(await probeSocket(ctx.paths.socket))) {
+      // Only when no server runs (as startDaemon): the snapshot store and its schemas are no attached client's business.
+      const { restoreChoice } = await import('../restore-choice.js');
       const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
       const { startDaemon } = await import('../../server/daemon.js');
       await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore });
