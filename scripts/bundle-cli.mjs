@@ -63,6 +63,11 @@ await esbuild.build({
   external: ['@lydell/node-pty', 'koffi', 'react-devtools-core'],
   // CommonJS packages bundled into ESM call require() for Node built-ins: give the chunks a real one.
   banner: { js: MARK + "\nimport { createRequire as __castellanRequire } from 'node:module'; const require = __castellanRequire(import.meta.url);" },
+  // React and its reconciler pick a build from NODE_ENV; the client sets production before it loads them, so their
+  // development builds (the bigger half of the client's chunk) need not be parsed and kept at all.
+  define: { 'process.env.NODE_ENV': '"production"' },
+  // ...and that assignment (src/cli/commands/attach.ts) stays: the unbundled CLI needs it.
+  logOverride: { 'assign-to-define': 'silent' },
   plugins: [ownMetaUrl],
   minify: true,
   keepNames: false,
