@@ -11,6 +11,7 @@ import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from '
 import { join } from 'node:path';
 import { CastellanServer } from '../lib/castellan.js';
 import type { BenchEnv } from '../lib/env.js';
+import { serverNodeFlags } from '../../src/server/node-flags.js';
 import { killPid } from '../lib/proc.js';
 import type { Row, SectionResult } from '../lib/report.js';
 import { TmuxServer } from '../lib/tmux.js';
@@ -154,7 +155,9 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
     /* no tmux */
   }
   const MB = (k: number) => k / KiB;
-  log(`footprint: node floor RSS ${round(MB(floor.rssKiB), 1)} MB USS ${round(MB(floor.ussKiB), 1)} MB; server alone RSS ${round(MB(cServerAlone.rssKiB), 1)} MB, with ${reapers} helper(s) ${round(MB(cServer.rssKiB), 1)} MB`);
+  // The server's Node flags change its RSS by several MB (node-flags.ts): a figure is read with them beside it.
+  const flags = serverNodeFlags(process.env).join(' ') || "Node's defaults";
+  log(`footprint: node floor RSS ${round(MB(floor.rssKiB), 1)} MB USS ${round(MB(floor.ussKiB), 1)} MB; server (${flags}) alone RSS ${round(MB(cServerAlone.rssKiB), 1)} MB, with ${reapers} helper(s) ${round(MB(cServer.rssKiB), 1)} MB`);
   log(`footprint: hook PreToolUse wall ms ${hookPre.wallMs.map((x) => round(x, 0)).join(' ')}; node -e 0 wall ms ${nodeZero.wallMs.map((x) => round(x, 0)).join(' ')}`);
   log(`footprint: production install ${round(MB(install.totalKiB), 1)} MB; biggest: ${install.top.map(([n, k]) => `${n} ${round(MB(k), 1)}`).join(', ')}`);
   const S = 'footprint';
@@ -172,6 +175,6 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
   ];
   return {
     rows,
-    raw: { floor, castellan: { server: cServer, serverAlone: cServerAlone, helpers: reapers, client: cClient, hookPre, hookState, nodeZero }, tmux: { server: tServer, client: tClient, binKiB: tmuxBinKiB }, install },
+    raw: { floor, castellan: { serverNodeFlags: serverNodeFlags(process.env), server: cServer, serverAlone: cServerAlone, helpers: reapers, client: cClient, hookPre, hookState, nodeZero }, tmux: { server: tServer, client: tClient, binKiB: tmuxBinKiB }, install },
   };
 }

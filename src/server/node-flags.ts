@@ -1,10 +1,13 @@
 // The Node flags a castellan server runs with (the daemon passes them; the bench starts its servers the same way).
 //
-// None by default, measured: --max-semi-space-size=1 caps V8's young generation (2 x 16 MB, grown while the server
-// loads and then kept) and took an idle server with one pane from 90 to 81 MB RSS (43 to 34 MB private), but the
-// server's CPU to parse a 20 MB flood went from a median 3.3 s to 4.2 s (=1: 3.4-4.9 s over 4 runs; default:
-// 3.1-4.1 s over 5; load 9-18 on 2 cores), and pty parsing is the hot path. CASTELLAN_SERVER_NODE_FLAGS lets a
-// quiet machine settle it: `CASTELLAN_SERVER_NODE_FLAGS=--max-semi-space-size=1 npm run bench`.
+// None by default, measured twice. --max-semi-space-size=N caps V8's young generation (it grows to 2 x 16 MB while
+// the server loads and is then kept). Bundled server, idle 200x50 pane, medians of 3 (load 8-14 on 2 cores):
+// default 78 MB RSS, =2 74 MB, =1 71.5 MB. Its price is more scavenges on the hot path: server CPU to take 20 MB
+// into a pane (no client) default 3.9 s, =2 4.0 s (+4 %), =1 4.2 s (+8 %) (medians of 3-4 interleaved runs), and
+// the throughput section's server MB per CPU-second fell 6-10 % with =1 (one run each, load 10); an earlier
+// unbundled measure had 3.3 -> 4.2 s for =1. A throughput ratio to tmux cannot be judged under such load, so the
+// default stays Node's; CASTELLAN_SERVER_NODE_FLAGS lets a quiet machine settle it:
+// `CASTELLAN_SERVER_NODE_FLAGS=--max-semi-space-size=2 npm run bench`.
 export const SERVER_NODE_FLAGS: readonly string[] = [];
 
 /** Only V8 heap-size and compile-mode flags: nothing that loads code or changes what the server does. */

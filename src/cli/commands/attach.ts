@@ -1,10 +1,7 @@
 // `castellan` / `castellan attach`: start the session's server if none runs, then attach this terminal.
-import { attach } from '../../client/attach.js';
 import { resolvePaths } from '../../platform/paths.js';
-import { startDaemon } from '../../server/daemon.js';
 import { probeSocket } from '../../server/socket-bind.js';
 import { type CliContext, defineCommand, EXIT } from '../define-command.js';
-import { restoreChoice } from '../restore-choice.js';
 
 /** tmux's `attach -t NAME` and `new -s NAME` name the session after the command; both mean --session NAME here. */
 function forSession(ctx: CliContext, name: string | undefined): CliContext {
@@ -37,14 +34,20 @@ export default defineCommand({
       return EXIT.usage;
     }
     if (!(await probeSocket(ctx.paths.socket))) {
+      // Only when no server runs (as startDaemon): the snapshot store and its schemas are no attached client's business.
+      const { restoreChoice } = await import('../restore-choice.js');
       const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
+      const { startDaemon } = await import('../../server/daemon.js');
       await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore });
     }
     if (values.detached) {
       ctx.out(`castellan: session ${ctx.paths.session} runs on ${ctx.paths.socket}`);
       return EXIT.ok;
     }
+    // Before the client loads: React and its reconciler pick their production builds (a fraction of the development
+    // builds' code and memory) from NODE_ENV when first imported, so the client is imported only now.
     process.env.NODE_ENV = 'production';
+    const { attach } = await import('../../client/attach.js');
     return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window: values.window as string | undefined });
   },
 });

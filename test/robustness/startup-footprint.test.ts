@@ -1,0 +1,95 @@
+// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set, the bundle keeps paths right, and the server's Node flags reach it.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { BIN, REPO, tempEnvFor } from '../support/temp-env.js';
+
+/** Records every module URL the ESM loader loads, and every CJS file compiled, into $MODLOG. */
+const HOOKS = `import { appendFileSync } from 'node:fs';
+export async function load(url, ctx, next) { appendFileSync(process.env.MODLOG, url + '\\n'); return next(url, ctx); }
+`;
+const RECORDER = `import { register, createRequire } from 'node:module';
+import { appendFileSync } from 'node:fs';
+register(new URL('./hooks.mjs', import.meta.url));
+const M = createRequire(import.meta.url)('node:module');
+const compile = M.prototype._compile;
+M.prototype._compile = function (c, f) { appendFileSync(process.env.MODLOG, 'file://' + f + '\\n'); return compile.call(this, c, f); };
+`;
+
+/** Runs node with the recorder on `code` (an ES module body) and returns the modules it loaded. */
+async function modulesOf(code: string): Promise<string[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'cst-fp-'));
+  const log = join(dir, 'mods.txt');
+  writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
+  writeFileSync(join(dir, 'recorder.mjs'), RECORDER);
+  try {
+    const c = spawn(process.execPath, ['--import', pathToFileURL(join(dir, 'recorder.mjs')).href, '--input-type=module', '-e', code], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MODLOG: log }, stdio: ['ignore', 'ignore', 'pipe'] });
+    let stderr = '';
+    c.stderr.on('data', (d) => (stderr += d));
+    const exit: number | null = await new Promise((r) => c.on('exit', (x) => r(x)));
+    assert.equal(exit, 0, stderr);
+    return readFileSync(log, 'utf8').trim().split('\n').filter(Boolean);
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const dist = (rel: string) => JSON.stringify(pathToFileURL(join(REPO, 'dist', rel)).href);
+
+/** What a plain server never needs at start: the client (Ink, React, yoga), the SDKs, ACP, the chooser, execa, yaml. */
+const NOT_IN_SERVER = /\/node_modules\/(ink|react|react-reconciler|yoga-layout|es-toolkit|@modelcontextprotocol|@agentclientprotocol|execa|yaml)\/|\/dist\/(client|acp)\//;
+
+test("the server's module graph (what the bundle splits along) holds no client, SDK, ACP or chooser code", async () => {
+  const mods = await modulesOf(`await import(${dist('server/main.js')});`);
+  assert.ok(mods.some((m) => m.endsWith('/dist/server/session.js')), 'the server loaded');
+  assert.deepEqual(mods.filter((m) => NOT_IN_SERVER.test(m)), []);
+});
+
+test('the attach command loads no client code (React) until it runs, so React picks its production build', async () => {
+  // React and react-reconciler choose development or production from NODE_ENV when first evaluated; the command
+  // sets NODE_ENV=production as it runs, which is too late if importing the command already loaded them.
+  const mods = await modulesOf(`await import(${dist('cli/commands/attach.js')});`);
+  assert.deepEqual(mods.filter((m) => /\/node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\/|\/dist\/client\//.test(m)), []);
+});
+
+const BUNDLED = existsSync(join(REPO, 'dist', 'bundle'));
+
+test('the bundled CLI: a server and the CLI load none of the client\'s chunks and finds its files from import.meta.url', { skip: !BUNDLED && 'dist/bundle not built (no esbuild)' }, async (t) => {
+  assert.match(readFileSync(join(REPO, 'dist', 'cli', 'main.js'), 'utf8'), /^\/\/ castellan bundle/);
+  const dir = mkdtempSync(join(tmpdir(), 'cst-fp-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
+  writeFileSync(join(dir, 'recorder.mjs'), RECORDER);
+  const log = join(dir, 'mods.txt');
+  // NODE_OPTIONS travels to the daemon's server, so its loads are recorded too.
+  const e = tempEnvFor(t, { env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'recorder.mjs')).href}`, MODLOG: log } });
+  // version.ts reads ../package.json next to its own file: bundled, it must still find the package's.
+  const v = await e.cli(['--version']);
+  assert.equal(v.stdout.trim(), JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
+  // The server finds the bin and its reaper script (next to bin/) and the built-in themes (themes/).
+  const start = await e.cli(['server', 'start', '--', 'sh']);
+  assert.equal(start.code, 0, start.stderr + e.logTail());
+  const theme = await e.cli(['theme', 'set', 'light']);
+  assert.equal(theme.code, 0, theme.stderr);
+  const chunks = [...new Set(readFileSync(log, 'utf8').split('\n').filter((m) => m.includes('/dist/bundle/')))];
+  assert.ok(chunks.length > 0, 'the bundle ran');
+  // The yoga-layout wasm (base64 of "\0asm") is the client's alone: no chunk the CLI or the server loaded carries it.
+  for (const c of chunks) assert.ok(!readFileSync(new URL(c), 'utf8').includes('AGFzbQ'), `${c} carries the client's wasm`);
+  const bytes = chunks.reduce((n, c) => n + statSync(new URL(c)).size, 0);
+  assert.ok(bytes < 1_600_000, `the server and CLI loaded ${bytes} bytes of chunks`);
+});
+
+test("CASTELLAN_SERVER_NODE_FLAGS reaches the server's node (and an unknown flag does not)", async (t) => {
+  const e = tempEnvFor(t, { env: { CASTELLAN_SERVER_NODE_FLAGS: '--max-semi-space-size=2 --inspect=0' } });
+  const start = await e.cli(['server', 'start', '--', 'sh']);
+  assert.equal(start.code, 0, start.stderr + e.logTail());
+  const pid = await e.serverPid();
+  assert.ok(pid);
+  const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  assert.ok(argv.includes('--max-semi-space-size=2'), argv.join(' '));
+  assert.ok(!argv.some((a) => a.startsWith('--inspect')), argv.join(' '));
+});
