@@ -55,7 +55,9 @@ export class RawRing implements RawSink {
   private cells = new Uint32Array(0);
   private width = new Uint32Array(0);
   private wrapped = new Uint8Array(0);
-  private readonly side = new Map<number, LineSide>();
+  /** Side tables of lines that have them, by slot (most lines have none). */
+  private side: Array<LineSide | undefined> = [];
+  private sides = 0;
   private placed = 0;
   private readonly view: RawCells = { d: EMPTY, base: 0, end: 0, width: 0, wrapped: false, combined: undefined, ext: undefined };
 
@@ -87,7 +89,10 @@ export class RawRing implements RawSink {
     this.cells[s] = cells;
     this.width[s] = width;
     this.wrapped[s] = wrapped ? 1 : 0;
-    if (side) this.side.set(seq, side);
+    if (side) {
+      this.side[s] = side;
+      this.sides++;
+    }
     this.count++;
     this.vTail = this.placed + cells * 3;
   }
@@ -102,7 +107,7 @@ export class RawRing implements RawSink {
     v.end = this.cells[s];
     v.width = this.width[s];
     v.wrapped = this.wrapped[s] === 1;
-    const side = this.side.size ? this.side.get(seq) : undefined;
+    const side = this.sides ? this.side[s] : undefined;
     v.combined = side?.combined;
     v.ext = side?.ext;
     return v;
@@ -111,9 +116,13 @@ export class RawRing implements RawSink {
   /** Forgets the k oldest lines (encoded, or dropped by the limit). */
   shift(k: number): void {
     k = Math.max(0, Math.min(k, this.count));
-    if (this.side.size) {
-      const stop = this.first + k;
-      for (const seq of this.side.keys()) if (seq < stop) this.side.delete(seq);
+    const mask = this.vbase.length - 1;
+    for (let i = 0; i < k && this.sides; i++) {
+      const s = (this.first + i) & mask;
+      if (this.side[s]) {
+        this.side[s] = undefined;
+        this.sides--;
+      }
     }
     this.first += k;
     this.count -= k;
@@ -143,6 +152,7 @@ export class RawRing implements RawSink {
     this.cells = new Uint32Array(0);
     this.width = new Uint32Array(0);
     this.wrapped = new Uint8Array(0);
+    this.side = [];
   }
 
   private open(): boolean {
@@ -179,6 +189,7 @@ export class RawRing implements RawSink {
   private moreLines(): void {
     const n = Math.max(1024, this.vbase.length * 2);
     const vbase = new Float64Array(n), cells = new Uint32Array(n), width = new Uint32Array(n), wrapped = new Uint8Array(n);
+    const side: Array<LineSide | undefined> = new Array(n);
     const om = this.vbase.length - 1, nm = n - 1;
     for (let i = 0; i < this.count; i++) {
       const seq = this.first + i;
@@ -187,7 +198,9 @@ export class RawRing implements RawSink {
       cells[b] = this.cells[a];
       width[b] = this.width[a];
       wrapped[b] = this.wrapped[a];
+      side[b] = this.side[a];
     }
+    this.side = side;
     this.vbase = vbase;
     this.cells = cells;
     this.width = width;
