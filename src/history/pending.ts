@@ -40,11 +40,6 @@ export class TieredStore {
     return this.ring.count;
   }
 
-  /** Whether the raw tier holds memory (given back once the pane is quiet and everything is encoded). */
-  get rawHeld(): boolean {
-    return this.ring.held;
-  }
-
   /** A line that left the screen (xterm's own line object, from rawLineAt): copied now, encoded when the pane is quiet. */
   push(line: unknown): void {
     while (!copyRaw(line, this.ring)) {

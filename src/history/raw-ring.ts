@@ -135,11 +135,6 @@ export class RawRing implements RawSink {
     return this.count ? (this.vTail - this.vbase[this.first & (this.vbase.length - 1)]) * 4 : 0;
   }
 
-  /** Whether a buffer is held (memory that free() gives back). */
-  get held(): boolean {
-    return this.cap > 0;
-  }
-
   /** Gives the buffer back (lines still held are forgotten). */
   free(): void {
     this.shift(this.count);
