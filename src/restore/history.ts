@@ -24,6 +24,8 @@ export class HistoryPacker {
   constructor() {
     this.gz.on('data', (b: Buffer) => this.out.push(b));
     this.done = once(this.gz, 'end');
+    // Awaited by end(); a capture that stopped early (its pane closed) must not leave an unhandled rejection.
+    this.done.catch(() => undefined);
   }
 
   /** Adds lines; resolves once zlib has taken them. */
