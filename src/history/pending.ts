@@ -5,36 +5,51 @@
 // while a copy of the line's cell words costs a fraction of that. During a flood most lines are evicted by the
 // scrollback limit long before the pane goes quiet, so they are never encoded; the ≤ limit lines still kept
 // are encoded afterwards (about 40 ms of CPU for 10,000 lines, in 1,000-line slices). The raw tier holds
-// xterm's 12 bytes a cell, so a pane mid-flood costs what it did before the store; at rest it is compact.
-// Every read of a stored line encodes what is pending first, so readers see one list.
+// xterm's 12 bytes a cell (raw-ring.ts), so a pane mid-flood costs what it did before the store; once quiet its
+// memory goes back to the OS and the pane is compact. Every read of a stored line encodes what is pending first,
+// so readers see one list.
+import { RawRing } from './raw-ring.js';
 import { HistoryStore, type StoredLine } from './store.js';
-import { copyRaw, encodeLine, releaseCopy, type RawCopy } from './xterm-cells.js';
+import { cellsOf, copyRaw, encodeLine } from './xterm-cells.js';
 
 /** Quiet time after the last archived batch before pending lines are encoded. */
 export const QUIET_MS = 50;
 /** Lines encoded per slice (a few ms), then the event loop gets its turn. */
 export const SLICE = 1000;
+/** Oldest lines encoded at once when the ring is full and may not grow (a pane wider or longer than its budget). */
+const MAKE_ROOM = 64;
 
 export class TieredStore {
   private readonly compact = new HistoryStore();
-  private pending: RawCopy[] = [];
-  /** Index of the oldest pending line in `pending`. */
-  private head = 0;
+  /** Lines not encoded yet, newer than every compact line. */
+  private readonly ring: RawRing;
   private timer: NodeJS.Timeout | NodeJS.Immediate | undefined;
   private busy = false;
 
+  /** `maxRawWords`: the most the raw tier may take for this pane (its limit of full-width lines). */
+  constructor(maxRawWords: () => number) {
+    this.ring = new RawRing(maxRawWords);
+  }
+
   get count(): number {
-    return this.compact.count + this.pending.length - this.head;
+    return this.compact.count + this.ring.count;
   }
 
   /** Lines waiting to be encoded (for stats and tests). */
   get pendingCount(): number {
-    return this.pending.length - this.head;
+    return this.ring.count;
   }
 
   /** A line that left the screen (xterm's own line object, from rawLineAt): copied now, encoded when the pane is quiet. */
   push(line: unknown): void {
-    this.pending.push(copyRaw(line));
+    while (!copyRaw(line, this.ring)) {
+      // No room left in the raw tier's budget: encode the oldest lines, or this one at once when none are pending.
+      if (this.ring.count === 0) {
+        encodeLine(cellsOf(line), this.compact);
+        break;
+      }
+      this.encode(MAKE_ROOM);
+    }
     this.busy = true;
     if (!this.timer) this.arm();
   }
@@ -52,10 +67,7 @@ export class TieredStore {
   dropOldest(k: number): void {
     const fromCompact = Math.min(k, this.compact.count);
     this.compact.dropOldest(fromCompact);
-    const stop = Math.min(this.pending.length, this.head + (k - fromCompact));
-    for (let i = this.head; i < stop; i++) releaseCopy(this.pending[i]);
-    this.head = stop;
-    this.tidy();
+    this.ring.shift(k - fromCompact);
   }
 
   dropNewest(k: number): void {
@@ -65,38 +77,18 @@ export class TieredStore {
 
   clear(): void {
     this.compact.clear();
-    for (let i = this.head; i < this.pending.length; i++) releaseCopy(this.pending[i]);
-    this.pending = [];
-    this.head = 0;
+    this.ring.free();
     this.disarm();
   }
 
   bytes(): number {
-    let raw = 0;
-    for (let i = this.head; i < this.pending.length; i++) raw += this.pending[i].end * 12;
-    return this.compact.bytes() + raw;
+    return this.compact.bytes() + this.ring.bytes();
   }
 
   private encode(max: number): void {
-    const stop = Math.min(this.pending.length, this.head + max);
-    for (let i = this.head; i < stop; i++) {
-      encodeLine(this.pending[i], this.compact);
-      releaseCopy(this.pending[i]);
-    }
-    this.head = stop;
-    this.tidy();
-  }
-
-  /** Forgets encoded/dropped copies (their segments are freed once no line refers to them). */
-  private tidy(): void {
-    if (this.head === this.pending.length) {
-      this.pending = [];
-      this.head = 0;
-      this.disarm();
-    } else if (this.head > 4096 && this.head * 2 > this.pending.length) {
-      this.pending = this.pending.slice(this.head);
-      this.head = 0;
-    }
+    const n = Math.min(this.ring.count, max);
+    for (let i = 0; i < n; i++) encodeLine(this.ring.at(i), this.compact);
+    this.ring.shift(n);
   }
 
   private arm(): void {
@@ -106,13 +98,14 @@ export class TieredStore {
     this.timer = t;
   }
 
+  /** While the ring is held: once output is quiet, encode it in slices, then give its memory back. */
   private tick(): void {
     this.timer = undefined;
-    if (this.pendingCount === 0) return;
     // Output still arriving: wait for quiet (the lines may yet be evicted unencoded).
     if (this.busy) return this.arm();
     this.encode(SLICE);
     if (this.pendingCount > 0) this.timer = setImmediate(() => this.tick());
+    else this.ring.free();
   }
 
   private disarm(): void {

@@ -26,7 +26,8 @@ type XBuffer = Terminal['buffer']['normal'];
 
 export class Scrollback {
   readonly archiving: boolean;
-  private readonly store = new TieredStore();
+  /** The raw tier may hold `limit` full-width lines: lines a flood evicts are then never encoded. */
+  private readonly store = new TieredStore(() => this.limit * this.term.cols * 3);
   private marker: IMarker | undefined;
   /** M while no marker can follow it (M is 0, or the alternate screen is active). */
   private parkedM = 0;

@@ -76,42 +76,29 @@ function keptCells(raw: RawLine): number {
   return end;
 }
 
-/** A line copied out of xterm as it left the screen, not encoded yet: its cells' words, as xterm laid them out. */
-export interface RawCopy {
-  /** A segment of copied cell words shared by many lines; this line's cells start at `base`. */
+/** A line's cells as xterm laid them out, not encoded yet: a copy in the raw tier, or xterm's own line. */
+export interface RawCells {
+  /** Cell words; this line's start at `base`. */
   d: Uint32Array;
-  seg: Segment;
   base: number;
   /** Cells kept (trailing default blanks dropped). */
   end: number;
   width: number;
   wrapped: boolean;
-  /** xterm's per-cell side tables, copied only when the line has entries (xterm reuses its line objects). */
+  /** xterm's per-cell side tables (only cells flagged to use them are looked up). */
   combined: Record<number, string> | undefined;
   ext: Record<number, { underlineStyle?: number } | undefined> | undefined;
 }
 
-const SEGMENT = 1 << 16; // words per copy segment (256 KiB)
-/** Segments are reused once every line copied into them is encoded or dropped: a flood copies ~1.6 KB a line,
- * and fresh typed arrays for that would keep the garbage collector busy. */
-interface Segment { d: Uint32Array; live: number }
-const pool: Uint32Array[] = [];
-const POOL_MAX = 16;
-let segment: Segment = { d: new Uint32Array(SEGMENT), live: 0 };
-let segmentUsed = 0;
+/** A copied line's side tables, copied only when the line has entries (xterm reuses its line objects). */
+export type LineSide = Pick<RawCells, 'combined' | 'ext'>;
 
-/** A copied line is done with (encoded, or dropped unencoded): its segment may be reused. */
-export function releaseCopy(c: RawCopy): void {
-  const seg = c.seg;
-  if (--seg.live === 0 && seg !== segment && seg.d.length === SEGMENT && pool.length < POOL_MAX) pool.push(seg.d);
-}
-
-function nextSegment(words: number): void {
-  const d = words <= SEGMENT ? pool.pop() ?? new Uint32Array(SEGMENT) : new Uint32Array(words);
-  const old = segment;
-  segment = { d, live: 0 };
-  segmentUsed = 0;
-  if (old.live === 0 && old.d.length === SEGMENT && pool.length < POOL_MAX) pool.push(old.d);
+/** Where copyRaw puts a line: room for its words in `d`, then what else it needs to encode the line later. */
+export interface RawSink {
+  readonly d: Uint32Array;
+  /** Offset in `d` for `words` words, or -1 without room. */
+  place(words: number): number;
+  commit(cells: number, width: number, wrapped: boolean, side: LineSide | undefined): void;
 }
 
 /** Line y of a buffer as xterm's own line object, without the public API's per-call wrapper (archive runs per line). */
@@ -122,34 +109,37 @@ export function rawLineAt(b: Terminal['buffer']['normal'], y: number): unknown {
 /**
  * Copies one xterm line (from rawLineAt) as it is, its cells' words: what a flood pays per line. Encoding into the
  * compact store happens later, off the output path, and only for lines still kept then (see pending.ts).
+ * False when the sink has no room.
  */
-export function copyRaw(rawLine: unknown): RawCopy {
+export function copyRaw(rawLine: unknown, sink: RawSink): boolean {
   const raw = rawLine as RawLine;
   const end = keptCells(raw);
   const words = end * CELL;
-  if (segmentUsed + words > segment.d.length) nextSegment(words);
-  const base = segmentUsed;
+  const at = sink.place(words);
+  if (at < 0) return false;
   const src = raw._data;
-  const seg = segment;
-  const dst = seg.d;
-  seg.live++;
-  dst.set(src.subarray(0, words), base);
+  sink.d.set(src.subarray(0, words), at);
   // xterm's side tables matter only for cells flagged to use them (recycled lines keep stale entries).
   let side = 0;
   for (let i = 0; i < words; i += CELL) side |= (src[i] & COMBINED) | (src[i + 2] & HAS_EXTENDED);
-  segmentUsed += words;
-  return {
-    d: dst, seg, base, end, width: raw.length, wrapped: raw.isWrapped,
+  sink.commit(end, raw.length, raw.isWrapped, side ? {
     combined: side & COMBINED ? { ...raw._combined } : undefined,
     ext: side & HAS_EXTENDED ? { ...raw._extendedAttrs } : undefined,
-  };
+  } : undefined);
+  return true;
+}
+
+/** xterm's own line (from rawLineAt) as RawCells, to encode at once without a copy. */
+export function cellsOf(rawLine: unknown): RawCells {
+  const raw = rawLine as RawLine;
+  return { d: raw._data, base: 0, end: keptCells(raw), width: raw.length, wrapped: raw.isWrapped, combined: raw._combined, ext: raw._extendedAttrs };
 }
 
 /**
  * Encodes one copied line into the store. Runs once per kept line, so the loop writes straight into the
  * store's arrays and does one comparison per cell for the style.
  */
-export function encodeLine(line: RawCopy, store: HistoryStore): void {
+export function encodeLine(line: RawCells, store: HistoryStore): void {
   const d = line.d;
   const base = line.base;
   const end = line.end;

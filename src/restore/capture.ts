@@ -5,7 +5,7 @@ import { panesOf } from '../core/layout.js';
 import type { PaneState, State } from '../core/types.js';
 import { identify } from '../detect/identify.js';
 import { readPaneProcesses } from '../platform/proc.js';
-import { packHistory } from './history.js';
+import { HistoryPacker } from './history.js';
 import { LIMITS, sessionIdSchema, SNAPSHOT_VERSION, type PaneSnapshot, type Snapshot } from './schema.js';
 
 /** What capture needs of one live pane. */
@@ -137,19 +137,24 @@ export class Capture {
     const cached = this.history.get(id);
     if (cached?.key === key) return { history: cached.b64, historyLines: cached.lines };
     // In slices, yielding between them: serialising 10 000 styled lines at once stalls the loop for half a second under load.
+    // Each slice goes to gzip at once, so the pane's lines never pile up as strings.
     const end = rt.screen.lineCount();
-    const lines: string[] = [];
-    for (let y = Math.max(0, end - want); y < end; y += SLICE) {
-      lines.push(...rt.screen.readRange(y, Math.min(end, y + SLICE), true));
-      await new Promise((r) => setImmediate(r));
-      // The pane closed meanwhile (its screen is disposed): nothing to keep.
-      if (this.h.pane(id) !== rt) return {};
+    const packer = new HistoryPacker();
+    let b64: string;
+    try {
+      for (let y = Math.max(0, end - want); y < end; y += SLICE) {
+        await packer.add(rt.screen.readRange(y, Math.min(end, y + SLICE), true));
+        await new Promise((r) => setImmediate(r));
+        // The pane closed meanwhile (its screen is disposed): nothing to keep.
+        if (this.h.pane(id) !== rt) return {};
+      }
+      b64 = await packer.end();
+    } finally {
+      packer.abort();
     }
-    while (lines.length && !lines[lines.length - 1].trim()) lines.pop();
-    const b64 = await packHistory(lines);
     if (b64.length > LIMITS.historyB64Chars) return {};
-    this.history.set(id, { key, b64, lines: lines.length });
-    return { history: b64, historyLines: lines.length };
+    this.history.set(id, { key, b64, lines: packer.lines });
+    return { history: b64, historyLines: packer.lines };
   }
 
   /** The whole snapshot; yields to the event loop between panes so a big session never stalls keystrokes. */
