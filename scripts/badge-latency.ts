@@ -1,33 +1,78 @@
 // Badge latency of real agents in castellan panes: ground truth (driver + mock log) → pane_agent_status_changed.
 //
-//   npx tsx scripts/badge-latency.ts [--agents claude,codex,gemini] [--modes screen,hooks] [--runs N] [--bin PATH] [--json FILE]
+//   npx tsx scripts/badge-latency.ts [--agents claude,codex,gemini,pi] [--modes screen,hooks] [--runs N] [--bin PATH] [--json FILE]
+//                                    [--run-timeout SECONDS (300: one agent's scenario; a stuck one is stopped)]
 //   npx tsx scripts/badge-latency.ts --merge a.json,b.json     (one table from earlier runs' --json files)
 //
 // Not in CI: it needs the agent lab (AGENT_LAB_DIR, default /work/shared/agent-lab) with its agents installed, and a
 // built castellan (`npm run build`; --bin points at another build to compare). Per agent and mode it starts a castellan
 // server in a temp HOME (no client attached: panes are unfocused, a finished turn shows `done`), runs the agent with
-// the lab's run-agent.sh in a pane (with hooks: `--hooks-cmd 'castellan hook {agent} {event}'`), walks badge-lab's
+// the lab's run-agent.sh in a pane (with hooks: `castellan hook AGENT EVENT` for the events castellan's installer
+// registers, nothing for the rest), walks badge-lab's
 // scenario and times, for every ground-truth mark, the first badge event that shows the wanted state. Flicker: any
 // badge change that is not a step forward along the scenario's expected path (working → blocked → working → rest).
+// Every run ends by stopping its server and mock and killing whatever still runs with the run's temp HOME.
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir, loadavg } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcClient } from '../src/platform/rpc-client.js';
-import { AGENTS, LAB_HOME, Mock, agentCommand, runScenario, sleep, until, type Term } from './badge-lab.js';
+import { installedEvents } from '../src/integrations/tables.js';
+import type { AgentName } from '../src/integrations/types.js';
+import { AGENTS, LAB_HOME, Mock, agentCommand, onlyEvents, runScenario, sleep, type Term } from './badge-lab.js';
 import { flicker, score, type BadgeEvent, type Latency } from './badge-score.js';
 
 const arg = (name: string, def: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
 const BIN = arg('bin', fileURLToPath(new URL('../bin/castellan.js', import.meta.url)));
-const agents = arg('agents', 'claude,codex,gemini').split(',');
+const agents = arg('agents', 'claude,codex,gemini,pi').split(',');
 const modes = arg('modes', 'screen,hooks').split(',') as Array<'screen' | 'hooks'>;
 const runs = Number(arg('runs', '1'));
+/** One agent's whole scenario takes 1-2 min; a run that takes longer is stuck (an agent that never drew its prompt). */
+const RUN_TIMEOUT_MS = Number(arg('run-timeout', '300')) * 1000;
+
+/** Pids of the processes this run started: everything whose HOME lies in the run's temp HOME (server, agent, hooks). */
+function processesUnder(home: string): number[] {
+  const out: number[] = [];
+  for (const d of readdirSync('/proc')) {
+    if (!/^\d+$/.test(d) || Number(d) === process.pid) continue;
+    try {
+      if (readFileSync(`/proc/${d}/environ`, 'latin1').split('\0').some((v) => v === `HOME=${home}` || v.startsWith(`HOME=${home}/`))) out.push(Number(d));
+    } catch { /* gone, or not ours to read */ }
+  }
+  return out;
+}
+
+/** Stops what a run left behind (an agent that ignored the server's SIGHUP, a hook still running): TERM, then KILL. */
+async function reap(home: string, log: (m: string) => void): Promise<void> {
+  for (const sig of ['SIGTERM', 'SIGKILL'] as const) {
+    const pids = processesUnder(home);
+    if (!pids.length) return;
+    log(`${sig} to ${pids.length} leftover process(es): ${pids.join(' ')}`);
+    for (const pid of pids) { try { process.kill(pid, sig); } catch { /* already gone */ } }
+    await sleep(1000);
+  }
+}
+
+const homes = new Set<string>();
+for (const sig of ['SIGINT', 'SIGTERM'] as const) {
+  process.on(sig, () => {
+    for (const h of homes) for (const pid of processesUnder(h)) { try { process.kill(pid, 'SIGKILL'); } catch { /* gone */ } }
+    process.exit(130);
+  });
+}
+
+function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const t = new Promise<never>((_, rej) => { timer = setTimeout(() => rej(new Error(`${what} took over ${ms / 1000} s`)), ms); });
+  return Promise.race([p, t]).finally(() => clearTimeout(timer));
+}
 
 interface Result { agent: string; mode: string; run: number; latencies: Latency[]; flicker: number; flickers: string[] }
 
 async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Promise<Result> {
   const home = mkdtempSync(join('/tmp', 'bl-'));
+  homes.add(home);
   const socket = join(home, '.config/castellan/castellan.sock');
   const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', SHELL: '/bin/bash', AGENT_LAB_HOME: LAB_HOME };
   const mock = new Mock();
@@ -36,10 +81,12 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
   try {
     await mock.start();
     const server = spawn(process.execPath, [BIN, 'server', 'start', '--cols', '82', '--rows', '27', '--', 'bash', '--norc'], { env, stdio: 'ignore' });
-    await new Promise((r) => server.on('exit', r));
+    await withTimeout(new Promise((r) => server.on('exit', r)), 20_000, 'castellan server start');
     const client = await RpcClient.connect(socket, 5000);
     api = client;
-    const hooksCmd = mode === 'hooks' ? `${process.execPath} ${BIN} hook {agent} {event}` : undefined;
+    // Only the events castellan's installer registers get the bridge (see onlyEvents).
+    const hooked = installedEvents(agent as AgentName).map((r) => r.event);
+    const hooksCmd = mode === 'hooks' ? onlyEvents(hooked, (ev) => `${process.execPath} ${BIN} hook ${agent} ${ev}`) : undefined;
     const w = await client.request<{ pane_id: string }>('window.new', { command: agentCommand(agent, mock.port, join(home, 'lab'), hooksCmd), focus: false });
     const pane = w.pane_id;
     const events: BadgeEvent[] = [];
@@ -53,7 +100,7 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
       type: async (text) => { await client.request('pane.send_text', { pane_id: pane, text }); },
       key: async (name) => { const t = Date.now(); await client.request('pane.send_keys', { pane_id: pane, keys: [name] }); return t; },
     };
-    const marks = await runScenario(agent, term, mock, log);
+    const marks = await withTimeout(runScenario(agent, term, mock, log), RUN_TIMEOUT_MS, `${agent}/${mode} scenario`);
     const f = flicker(marks, events);
     return { agent, mode, run, latencies: score(marks, events), flicker: f.length, flickers: f };
   } finally {
@@ -61,6 +108,8 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
     api?.close();
     await mock.stop();
     await sleep(500);
+    await reap(home, log);
+    homes.delete(home);
     rmSync(home, { recursive: true, force: true, maxRetries: 10, retryDelay: 200 });
   }
 }

@@ -8,7 +8,8 @@
 //   turn (spinner after a hook's done/idle) only from a definitive marker.
 // - old: the screen already said so before the hook spoke (a hook that came late, a screen that never
 //   moved): only after DEFAULT_HOOK_GRACE_MS of both agreeing to differ, as before; but a late "working"
-//   over a definitive turn end with no input to the pane since is corrected after FRESH_CONFIRM_MS.
+//   over a definitive turn end with no input to the pane since is corrected after FRESH_CONFIRM_MS, and a late
+//   "working" over a dialog with no key pressed since it was drawn at once.
 import type { DetectState } from './rules-schema.js';
 
 export interface ScreenReading {
@@ -65,6 +66,10 @@ export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookRep
   if (hook.state === 'working' && reading.definitive && (reading.state === 'done' || reading.state === 'idle') && lastInputAt < reading.since) {
     return Math.max(reading.since, hook.at) + Math.min(graceMs, FRESH_CONFIRM_MS);
   }
+  // A dialog on screen since before a hook's "working", with no key pressed since it was drawn: the hook reports
+  // an event from before the dialog (pi draws its gate 0.1 s after the prompt, its agent_start hook lands 0.2-1 s
+  // later); only a key answers a dialog. After a key the hook may be the approval, ahead of the redraw: a grace.
+  if (reading.state === 'blocked' && hook.state === 'working' && reading.definitive && lastInputAt < reading.since) return Math.max(reading.since, hook.at);
   return Math.max(reading.since, hook.at) + (reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs);
 }
 
