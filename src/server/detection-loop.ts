@@ -6,6 +6,7 @@ import { hookOverrideAt } from '../detect/hook-confirm.js';
 import { explain, type Match } from '../detect/engine.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
+import type { DetectState } from '../detect/rules-schema.js';
 import { foregroundPgid, readPaneProcesses, readStat } from '../platform/proc.js';
 import type { PaneRuntime } from './pane-runtime.js';
 
@@ -113,6 +114,30 @@ export class DetectionLoop {
     }, Math.max(SETTLE_MS, p.lastRunAt + THROTTLE_MS - now));
   }
 
+  /**
+   * Whether the screen already shows, for sure and since before now, something that would end a hook report of
+   * `state` at once: a dialog no key has answered yet under a late "working" (the report of an event from
+   * before the dialog). Such a report is dropped rather than shown for a frame (pane.report_agent).
+   */
+  screenOutranks(id: string, state: DetectState): boolean {
+    const p = this.panes.get(id);
+    const cur = p?.detector.current();
+    if (!p || !cur) return false;
+    const now = this.clock.now();
+    const at = hookOverrideAt(cur, { state, at: now }, undefined, p.lastInputAt);
+    return at !== undefined && at <= now && cur.since < now;
+  }
+
+  /**
+   * A hook report reached the pane: the screen may already say otherwise (a report of an earlier event landing
+   * late; pi's extension does not wait for its hooks), so the stale-report check runs now and arms its timer,
+   * rather than at the next repaint, which a settled screen never makes.
+   */
+  hookReported(id: string): void {
+    const p = this.panes.get(id);
+    if (p?.detector.current()) this.apply(id, p, undefined);
+  }
+
   forget(id: string): void {
     const p = this.panes.get(id);
     if (!p) return;
@@ -200,6 +225,9 @@ export class DetectionLoop {
       p.timer = undefined;
       const rt = this.host.runtime(id);
       if (!rt || rt.exited) return this.forget(id);
+      // A frame is waiting to be read (its run comes within THROTTLE_MS and re-arms this): a state held on the
+      // previous frame may be gone already (pi's loader for 90 ms after a rejection, reported as it vanished).
+      if (p.pending) return;
       this.apply(id, p, p.detector.tick(this.clock.now()));
     }, Math.max(0, at - this.clock.now()));
   }
