@@ -49,6 +49,8 @@ interface PaneDetect {
   pgid?: number;
   /** Name of the foreground group's leader: `exec claude` keeps the pid and group but changes this. */
   fgComm?: string;
+  /** When the process tree was last read. */
+  identAt?: number;
   timer?: unknown;
   pending?: unknown;
   lastInputAt: number;
@@ -64,6 +66,12 @@ const THROTTLE_MS = 50;
 const SETTLE_MS = 16;
 /** A screen change this soon after the user typed or resized is the user's, not the agent's. */
 const INPUT_ECHO_MS = 150;
+/**
+ * A pane with no agent found is looked at again this often while its screen changes: `sh -c 'run-agent.sh claude'`
+ * keeps sh as the foreground group's leader while a child script execs claude under it, so neither the group
+ * nor its leader's name changes when the agent appears.
+ */
+const REIDENTIFY_MS = 250;
 
 export class DetectionLoop {
   private rules: LoadedRules;
@@ -158,15 +166,19 @@ export class DetectionLoop {
     const pgid = foregroundPgid(pid);
     const comm = pgid ? processName(pgid) : undefined;
     const reported = this.host.state().panes[id]?.agent.hook?.agent;
-    if (p.ident && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent)) return;
+    const now = this.clock.now();
+    const unsure = !p.ident?.agent && now - (p.identAt ?? Number.NEGATIVE_INFINITY) >= REIDENTIFY_MS;
+    if (p.ident && !unsure && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent)) return;
+    const before = p.ident?.agent;
     const fgChanged = !!pgid && (pgid !== p.pgid || comm !== p.fgComm);
     p.pgid = pgid;
     p.fgComm = comm;
+    p.identAt = now;
     const procs = readPaneProcesses(pid);
     const pane = this.host.state().panes[id];
     p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported });
     const agent = p.ident.agent;
-    if (fgChanged) {
+    if (fgChanged || (agent && agent !== before)) {
       // Node-based agents run as "node": their identified name says more.
       const name = agent ?? comm;
       if (name) this.host.dispatch({ type: 'pane.foreground', pane: id, name });
