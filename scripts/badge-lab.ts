@@ -4,7 +4,7 @@
 // its installed agents. Ground truth comes from two clocks that are the same wall clock: the driver's own
 // send times (Enter, Escape) and the mock's log ("response end" with `end: answer | tool_call`, Date.now()).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -95,6 +95,23 @@ export class Mock {
  */
 export function onlyEvents(events: readonly string[], bridge: (event: string) => string): string {
   return `case {event} in ${events.join('|')}) ${bridge('{event}')};; esac`;
+}
+
+/**
+ * Environment that makes run-agent.sh start the agent through a wrapper in `dir` which first drops from the
+ * lab's hook config every event `events` does not list (scripts/badge-prune-hooks.mjs), as castellan's installer
+ * would have written it. The wrapper is named after the agent and execs it: identification sees the agent.
+ */
+export function prunedHooksEnv(agent: string, dir: string, events: readonly string[]): Record<string, string> {
+  if (agent === 'pi') return {};
+  const real = join(LAB_HOME, 'installs', agent, 'node_modules/.bin', agent);
+  const prune = join(new URL('.', import.meta.url).pathname, 'badge-prune-hooks.mjs');
+  mkdirSync(dir, { recursive: true });
+  const wrapper = join(dir, agent);
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(wrapper, `#!/bin/sh\n${q(process.execPath)} ${q(prune)} ${agent} "$HOME" ${events.map(q).join(' ')}\nexec ${q(real)} "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  return { [`AGENT_LAB_${agent.toUpperCase()}_BIN`]: wrapper };
 }
 
 /** The pane's command: the lab's run-agent.sh (it execs the agent), with hooks through `hooksCmd` if given. */

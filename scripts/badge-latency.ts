@@ -20,7 +20,7 @@ import { fileURLToPath } from 'node:url';
 import { RpcClient } from '../src/platform/rpc-client.js';
 import { installedEvents } from '../src/integrations/tables.js';
 import type { AgentName } from '../src/integrations/types.js';
-import { AGENTS, LAB_HOME, Mock, agentCommand, onlyEvents, runScenario, sleep, type Term } from './badge-lab.js';
+import { AGENTS, LAB_HOME, Mock, agentCommand, onlyEvents, prunedHooksEnv, runScenario, sleep, type Term } from './badge-lab.js';
 import { flicker, score, type BadgeEvent, type Latency } from './badge-score.js';
 
 const arg = (name: string, def: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
@@ -74,7 +74,12 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
   const home = mkdtempSync(join('/tmp', 'bl-'));
   homes.add(home);
   const socket = join(home, '.config/castellan/castellan.sock');
-  const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', SHELL: '/bin/bash', AGENT_LAB_HOME: LAB_HOME };
+  // Only the events castellan's installer registers get the bridge (onlyEvents) or a hook at all (prunedHooksEnv).
+  const hooked = installedEvents(agent as AgentName).map((r) => r.event);
+  const env = {
+    PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, TERM: 'xterm-256color', LANG: 'C.UTF-8', SHELL: '/bin/bash', AGENT_LAB_HOME: LAB_HOME,
+    ...(mode === 'hooks' ? prunedHooksEnv(agent, join(home, 'wrap'), hooked) : {}),
+  };
   const mock = new Mock();
   const log = (m: string) => process.stderr.write(`[${agent}/${mode}#${run}] ${m}\n`);
   let api: RpcClient | undefined;
@@ -84,8 +89,6 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
     await withTimeout(new Promise((r) => server.on('exit', r)), 20_000, 'castellan server start');
     const client = await RpcClient.connect(socket, 5000);
     api = client;
-    // Only the events castellan's installer registers get the bridge (see onlyEvents).
-    const hooked = installedEvents(agent as AgentName).map((r) => r.event);
     const hooksCmd = mode === 'hooks' ? onlyEvents(hooked, (ev) => `${process.execPath} ${BIN} hook ${agent} ${ev}`) : undefined;
     const w = await client.request<{ pane_id: string }>('window.new', { command: agentCommand(agent, mock.port, join(home, 'lab'), hooksCmd), focus: false });
     const pane = w.pane_id;

@@ -237,9 +237,13 @@ export class DetectionLoop {
       p.timer = undefined;
       const rt = this.host.runtime(id);
       if (!rt || rt.exited) return this.forget(id);
-      // A frame is waiting to be read (its run comes within THROTTLE_MS and re-arms this): a state held on the
-      // previous frame may be gone already (pi's loader for 90 ms after a rejection, reported as it vanished).
-      if (p.pending) return;
+      // A frame is waiting to be read: a state held on the previous frame may be gone already (pi's loader for
+      // 90 ms after a rejection, reported as it vanished). Read it now instead (its run re-arms this timer).
+      if (p.pending) {
+        this.clock.clearTimeout(p.pending);
+        p.pending = undefined;
+        return this.run(id);
+      }
       this.apply(id, p, p.detector.tick(this.clock.now()));
     }, Math.max(0, at - this.clock.now()));
   }

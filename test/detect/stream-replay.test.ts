@@ -10,6 +10,8 @@ import { loadStream, replay, STREAMS, type Replay } from './stream-support.js';
 /** Targets (issue 17), ms after the ground-truth moment. */
 const SCREEN = { working: 250, rest: 300, blocked: 200, interrupt: 300 };
 const HOOKS = { any: 150, unreported: 500 };
+/** Agents whose hooks run without the agent waiting for them (pi's extension spawns and goes on). */
+const ASYNC_HOOKS = new Set(['pi']);
 
 const REST = new Set(['idle', 'done']);
 const shows = (s: string, want: Mark['want']) => (want === 'rest' ? REST.has(s) : s === want);
@@ -42,7 +44,8 @@ function expectation(r: Replay, m: Mark, hooks: boolean): Row | undefined {
     if (unreported) return { mark: m, truth, target: HOOKS.unreported, what: 'unreported' };
     // pi's extension runs its hooks without waiting for them: under load their reports land 0.2-1.5 s after the
     // event. A transition no hook reported within the hook target is the screen's to show, held to the screen's.
-    const inTime = r.hooks.some((h) => shows(h.state, m.want) && h.t >= m.t - 1000 && h.t <= truth + HOOKS.any);
+    // Agents that await their hooks (Claude, Codex, Gemini) are held to the hook target throughout.
+    const inTime = !ASYNC_HOOKS.has(r.agent) || r.hooks.some((h) => shows(h.state, m.want) && h.t >= m.t - 1000 && h.t <= truth + HOOKS.any);
     return inTime ? { mark: m, truth, target: HOOKS.any, what: 'any' } : { mark: m, truth, target: screen, what: 'no hook in time: screen' };
   }
   return { mark: m, truth, target: screen, what: m.want };

@@ -60,6 +60,7 @@ export class FakeClock implements DetectionClock {
 
 export interface Replay {
   events: BadgeEvent[];
+  agent: string;
   /** The recorded hook reports castellan would have applied (installed events), with their times. */
   hooks: Array<{ t: number; state: string }>;
   marks: Mark[];
@@ -126,7 +127,7 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
     // The recorder waits 2.5 s after the scenario's last step, then quits the agent: that is not scored.
     const end = marks[marks.length - 1].t + 2500;
     const screenAt = (t: number) => frames.filter((f) => f.t <= t).pop()?.state ?? 'none';
-    return { events, hooks, marks, drawn: drawnTimes(marks.concat({ t: end, step: 'end', transition: 'end', want: 'rest' }), frames), screenAt, end };
+    return { agent: meta.agent, events, hooks, marks, drawn: drawnTimes(marks.concat({ t: end, step: 'end', transition: 'end', want: 'rest' }), frames), screenAt, end };
   } finally {
     loop.dispose();
     screen.dispose();
