@@ -67,11 +67,12 @@ const SETTLE_MS = 16;
 /** A screen change this soon after the user typed or resized is the user's, not the agent's. */
 const INPUT_ECHO_MS = 150;
 /**
- * A pane with no agent found is looked at again this often while its screen changes: `sh -c 'run-agent.sh claude'`
- * keeps sh as the foreground group's leader while a child script execs claude under it, so neither the group
- * nor its leader's name changes when the agent appears.
+ * A pane whose foreground is a shell is looked at again this often while its screen changes: `sh -c 'run-agent.sh
+ * claude'` keeps sh as the foreground group's leader while a script under it execs claude, so neither the group
+ * nor its leader's name changes when the agent appears. (A tree read costs ~1 ms on a kernel with no task
+ * `children` files: at most 0.1 % of a core, and only while such a pane draws.)
  */
-const REIDENTIFY_MS = 250;
+const REIDENTIFY_MS = 1000;
 
 export class DetectionLoop {
   private rules: LoadedRules;
@@ -167,7 +168,7 @@ export class DetectionLoop {
     const comm = pgid ? processName(pgid) : undefined;
     const reported = this.host.state().panes[id]?.agent.hook?.agent;
     const now = this.clock.now();
-    const unsure = !p.ident?.agent && now - (p.identAt ?? Number.NEGATIVE_INFINITY) >= REIDENTIFY_MS;
+    const unsure = p.ident?.source === 'shell' && now - (p.identAt ?? Number.NEGATIVE_INFINITY) >= REIDENTIFY_MS;
     if (p.ident && !unsure && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent)) return;
     const before = p.ident?.agent;
     const fgChanged = !!pgid && (pgid !== p.pgid || comm !== p.fgComm);
