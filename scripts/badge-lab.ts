@@ -4,7 +4,7 @@
 // its installed agents. Ground truth comes from two clocks that are the same wall clock: the driver's own
 // send times (Enter, Escape) and the mock's log ("response end" with `end: answer | tool_call`, Date.now()).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir, tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -27,7 +27,8 @@ export interface AgentFacts {
 export const AGENTS: Record<string, AgentFacts> = {
   claude: { args: ['--permission-mode', 'manual'], idle: /\? for shortcuts/, working: /esc to interrupt/, dialog: /Do you want to proceed\?/, quit: '/exit' },
   codex: { args: [], idle: /› Ask Codex to do anything/, working: /esc to interrupt/, dialog: /Would you like to run the following command\?/, quit: '/quit' },
-  gemini: { args: [], idle: /Type your message/, working: /esc to cancel/, dialog: /Allow execution of/, quit: '/quit', settleMs: 8000 },
+  // Gemini's braille spinner: "⠋ Thinking... (esc to cancel, 1s)", also "⠙ Executing Hooks: …" (no "esc to cancel")
+  gemini: { args: [], idle: /Type your message/, working: /esc to cancel|^ ?[\u2800-\u28ff] \S/m, dialog: /Allow execution of/, quit: '/quit', settleMs: 8000 },
   pi: { args: [], idle: /\(mock\) mock-model/, working: /Working\.\.\./, dialog: /Allow\?/, quit: '/quit' },
 };
 
@@ -86,6 +87,33 @@ export class Mock {
   }
 }
 
+/**
+ * A hook command line (the lab substitutes {event}) that runs `bridge EVENT` only for the events `events` lists
+ * and returns at once for the rest. The lab registers every event an agent has; castellan installs a few
+ * (`castellan integrations install`): a bridge on Gemini's per-chunk AfterModel, which Gemini awaits, would
+ * slow the agent itself and time the lab, not castellan.
+ */
+export function onlyEvents(events: readonly string[], bridge: (event: string) => string): string {
+  return `case {event} in ${events.join('|')}) ${bridge('{event}')};; esac`;
+}
+
+/**
+ * Environment that makes run-agent.sh start the agent through a wrapper in `dir` which first drops from the
+ * lab's hook config every event `events` does not list (scripts/badge-prune-hooks.mjs), as castellan's installer
+ * would have written it. The wrapper is named after the agent and execs it: identification sees the agent.
+ */
+export function prunedHooksEnv(agent: string, dir: string, events: readonly string[]): Record<string, string> {
+  if (agent === 'pi') return {};
+  const real = join(LAB_HOME, 'installs', agent, 'node_modules/.bin', agent);
+  const prune = join(new URL('.', import.meta.url).pathname, 'badge-prune-hooks.mjs');
+  mkdirSync(dir, { recursive: true });
+  const wrapper = join(dir, agent);
+  const q = (s: string) => `'${s.replace(/'/g, `'\\''`)}'`;
+  writeFileSync(wrapper, `#!/bin/sh\n${q(process.execPath)} ${q(prune)} ${agent} "$HOME" ${events.map(q).join(' ')}\nexec ${q(real)} "$@"\n`);
+  chmodSync(wrapper, 0o755);
+  return { [`AGENT_LAB_${agent.toUpperCase()}_BIN`]: wrapper };
+}
+
 /** The pane's command: the lab's run-agent.sh (it execs the agent), with hooks through `hooksCmd` if given. */
 export function agentCommand(agent: string, port: number, scratch: string, hooksCmd?: string): string[] {
   return [join(LAB, 'run-agent.sh'), '--port', String(port), '--scratch', scratch, ...(hooksCmd ? ['--hooks-cmd', hooksCmd] : []), agent, ...AGENTS[agent].args];
@@ -109,6 +137,15 @@ async function waitScreen(term: Term, re: RegExp, what: string, timeoutMs = 30_0
     if (Date.now() > end) throw new Error(`timed out waiting for ${what} (${re})`);
     await sleep(15);
   }
+}
+
+/**
+ * The end of a step: the agent's busy marker gone (an agent slowed by its own hooks may still be finishing the
+ * turn when the mock is done: the next prompt would land in it and shift every later mark), then 2.5 s of rest.
+ */
+async function settle(term: Term, f: AgentFacts): Promise<void> {
+  await waitGone(term, f.working, 'the busy marker', 45_000);
+  await sleep(2500);
 }
 
 async function waitGone(term: Term, re: RegExp, what: string, timeoutMs = 30_000): Promise<void> {
@@ -142,7 +179,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   mark(t, 'answer', 'prompt→working', 'working');
   const a1 = await until('answer end', () => mock.ends('answer', t)[0], 40_000);
   mark(a1, 'answer', 'answer→rest', 'rest');
-  await sleep(2500);
+  await settle(term, f);
 
   // 2. tool call, approved
   t = await prompt(term, 'Please run TOOL');
@@ -156,7 +193,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   mark(t, 'tool', 'approve→working', 'working');
   const a2 = await until('answer after the tool', () => mock.ends('answer', t)[0], 40_000);
   mark(a2, 'tool', 'tool answer→rest', 'rest');
-  await sleep(2500);
+  await settle(term, f);
 
   // 3. a long tool run (nothing streams for 4 s): must stay working
   t = await prompt(term, 'Please RUN: sleep 4 && touch long-file');
@@ -167,7 +204,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   mark(t, 'longtool', 'approve→working', 'working');
   const a3 = await until('answer after the long tool', () => mock.ends('answer', t)[0], 40_000);
   mark(a3, 'longtool', 'tool answer→rest', 'rest');
-  await sleep(2500);
+  await settle(term, f);
 
   // 4. a think (spinner, no tokens), interrupted
   t = await prompt(term, 'Please THINK again');
@@ -175,7 +212,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   await sleep(1500);
   t = await term.key('Escape');
   mark(t, 'interrupt', 'interrupt→rest', 'rest');
-  await sleep(2500);
+  await settle(term, f);
   if (agent === 'claude') { await term.key('C-u'); await sleep(500); } // Claude puts the prompt back
 
   // 5. a tool call, rejected with Escape
@@ -186,6 +223,6 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   t = await term.key('Escape');
   mark(t, 'reject', 'reject→rest', 'rest');
   await waitGone(term, f.dialog, 'the dialog', 10_000);
-  await sleep(2500);
+  await settle(term, f);
   return marks;
 }

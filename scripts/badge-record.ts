@@ -15,7 +15,9 @@ import { fileURLToPath } from 'node:url';
 import { gzipSync } from 'node:zlib';
 import { spawnPty } from '../src/server/pty.js';
 import { Screen } from '../src/server/screen.js';
-import { AGENTS, LAB_HOME, Mock, SLOW_SECONDS, agentCommand, runScenario, sleep, type Term } from './badge-lab.js';
+import { installedEvents } from '../src/integrations/tables.js';
+import type { AgentName } from '../src/integrations/types.js';
+import { AGENTS, LAB_HOME, Mock, SLOW_SECONDS, agentCommand, onlyEvents, prunedHooksEnv, runScenario, sleep, type Term } from './badge-lab.js';
 
 const arg = (name: string, def: string) => { const i = process.argv.indexOf(`--${name}`); return i > 0 ? process.argv[i + 1] : def; };
 const agent = process.argv[2];
@@ -38,8 +40,10 @@ async function main(): Promise<void> {
   const t0 = Date.now();
   const rel = (t: number) => t - t0;
   const decoder = new StringDecoder('utf8');
-  const hooksCmd = hooks ? `${process.execPath} ${HOOK_LOG} ${hookFile} {event}` : undefined;
-  const env = { ...process.env, TERM: 'xterm-256color', AGENT_LAB_HOME: LAB_HOME } as Record<string, string>;
+  // The events castellan's installer registers, as in a castellan pane (the replay reads those only anyway).
+  const installed = installedEvents(agent as AgentName).map((r) => r.event);
+  const hooksCmd = hooks ? onlyEvents(installed, (ev) => `${process.execPath} ${HOOK_LOG} ${hookFile} ${ev}`) : undefined;
+  const env = { ...process.env, TERM: 'xterm-256color', AGENT_LAB_HOME: LAB_HOME, ...(hooks ? prunedHooksEnv(agent, join(scratch, 'wrap'), installed) : {}) } as Record<string, string>;
   const p = spawnPty({ command: agentCommand(agent, mock.port, join(scratch, 'lab'), hooksCmd), cwd: scratch, env, cols, rows });
   p.onData((d) => {
     const text = decoder.write(d);

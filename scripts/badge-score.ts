@@ -3,7 +3,11 @@ export type Truth = 'working' | 'blocked' | 'rest';
 /** One ground-truth moment: the badge should show `want` soon after `t`. */
 export interface Mark { t: number; step: string; transition: string; want: Truth }
 
-export interface Latency { transition: string; ms: number | null }
+/** ms null: never shown; `short`: not shown because the agent left the state within SHORT_MS (a dialog drawn
+ *  0.1 s after the prompt, the mock's tool call being instant): no badge is owed a state shorter than a redraw. */
+export interface Latency { transition: string; ms: number | null; short?: boolean }
+
+const SHORT_MS = 250;
 
 export interface BadgeEvent { ts: number; new: string; old: string; source?: string }
 
@@ -23,6 +27,7 @@ export function score(marks: Mark[], events: BadgeEvent[]): Latency[] {
       if (!left) return { transition: `${m.step}: ${m.transition}`, ms: 0 };
     }
     const hit = events.find((e) => e.ts > m.t && e.ts < limit && shows(e.new, m.want));
+    if (!hit && limit - m.t < SHORT_MS) return { transition: `${m.step}: ${m.transition}`, ms: null, short: true };
     return { transition: `${m.step}: ${m.transition}`, ms: hit ? hit.ts - m.t : null };
   });
 }

@@ -3,6 +3,7 @@ import type { AnyAction } from '../core/actions.js';
 import type { StampedEvent } from '../core/events.js';
 import type { ReduceResult } from '../core/reducer.js';
 import type { State } from '../core/types.js';
+import type { DetectionLoop } from '../server/detection-loop.js';
 
 export interface Connection {
   readonly id: string;
@@ -71,6 +72,8 @@ export interface SessionApi {
   paneInfo(pane: string): PaneRuntimeInfo | undefined;
   /** What detection sees and decides for a pane, and why the badge shows what it shows. */
   explainPane(pane: string): Record<string, unknown>;
+  /** Screen detection, for hook reports the screen has already overtaken (pane.report_agent). */
+  readonly detection: Pick<DetectionLoop, 'screenOutranks' | 'hookReported'>;
   readPane(pane: string, opts: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[];
   writePane(pane: string, data: string, opts?: { paste?: boolean }): void;
   subscribe(filter: EventFilter, cb: (e: StampedEvent) => void): () => void;

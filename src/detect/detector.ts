@@ -103,6 +103,8 @@ interface Candidate {
   timed: boolean;
   /** The matched rule's own hold (`hold_ms`), if any. */
   holdMs?: number;
+  /** The matched rule says its state is sure once held (`definitive`). */
+  definitive?: boolean;
 }
 
 /** What one match means at `now`, given when the screen last changed. */
@@ -113,7 +115,7 @@ export function classify(set: CompiledRuleSet, match: Match | undefined, active:
         ? { state: 'working', rule: match.rule, plain: false, busy: false, timed: true }
         : { state: 'idle', rule: `${match.rule}~settled`, plain: false, busy: false, timed: false };
     }
-    return { state: match.state, rule: match.rule, plain: match.plain, busy: match.busy, timed: false, holdMs: match.holdMs };
+    return { state: match.state, rule: match.rule, plain: match.plain, busy: match.busy, timed: false, holdMs: match.holdMs, definitive: match.definitive };
   }
   return active
     ? { state: set.fallback.changing, rule: 'fallback.changing', plain: false, busy: false, timed: true }
@@ -176,8 +178,8 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     return tun.holdMs[c.state];
   }
 
-  /** Markers that exist only in their state: a rule's `hold_ms = 0`, a plain dialog, a plain busy marker. */
-  const isDefinitive = (c: Candidate) => c.holdMs === 0 || (c.plain && (c.busy || c.state === 'blocked'));
+  /** Markers that exist only in their state: a rule's `hold_ms = 0` or `definitive`, a plain dialog, a plain busy marker. */
+  const isDefinitive = (c: Candidate) => c.holdMs === 0 || c.definitive === true || (c.plain && (c.busy || c.state === 'blocked'));
 
   function toReading(c: Candidate, since: number, now: number, changed: boolean, definitive: boolean): Reading {
     const prev = changed ? reported?.state : reported?.prev;

@@ -28,6 +28,8 @@ export interface CompiledRule {
   plain: boolean;
   /** The rule's own hold (rule file `hold_ms`); undefined: the detector decides. */
   holdMs?: number;
+  /** Rule file `definitive`. */
+  definitive: boolean;
   /** The file the rule came from (built-in or user), for `castellan detect` and diagnostics. */
   source: string;
 }
@@ -51,6 +53,8 @@ export interface Match {
   plain: boolean;
   /** The rule's own hold, if it sets one. */
   holdMs?: number;
+  /** Rule file `definitive`: a turn end once held. */
+  definitive?: boolean;
   priority: number;
   source: string;
 }
@@ -95,7 +99,7 @@ export function compileRuleSet(input: RuleSetInput): { set: CompiledRuleSet; pro
         id: rule.id, state: rule.state, priority: rule.priority, region: rule.region,
         bottomLines: rule.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES,
         all: re(rule.all), any: re(rule.any), none: re(rule.none), title: re(rule.title),
-        busy: rule.busy, plain: rule.plain, holdMs: rule.hold_ms, source, order,
+        busy: rule.busy, plain: rule.plain, holdMs: rule.hold_ms, definitive: rule.definitive, source, order,
       });
     } catch (err) {
       problems.push({ rule: rule.id, source, message: `bad regex: ${(err as Error).message}` });
@@ -151,7 +155,7 @@ function holds(rule: CompiledRule, text: string, title: string): boolean {
 }
 
 const toMatch = (r: CompiledRule): Match => ({
-  state: r.state, rule: r.id, busy: r.busy, plain: r.plain, ...(r.holdMs !== undefined ? { holdMs: r.holdMs } : {}), priority: r.priority, source: r.source,
+  state: r.state, rule: r.id, busy: r.busy, plain: r.plain, ...(r.holdMs !== undefined ? { holdMs: r.holdMs } : {}), ...(r.definitive ? { definitive: true } : {}), priority: r.priority, source: r.source,
 });
 
 /** The best matching rule for a snapshot, or undefined when none holds. Pure; each region text is built once. */

@@ -8,7 +8,8 @@
 //   turn (spinner after a hook's done/idle) only from a definitive marker.
 // - old: the screen already said so before the hook spoke (a hook that came late, a screen that never
 //   moved): only after DEFAULT_HOOK_GRACE_MS of both agreeing to differ, as before; but a late "working"
-//   over a definitive turn end with no input to the pane since is corrected after FRESH_CONFIRM_MS.
+//   over a definitive turn end with no input to the pane since is corrected at once, and so is a late
+//   "working" over a dialog with no key pressed since it was drawn at once.
 import type { DetectState } from './rules-schema.js';
 
 export interface ScreenReading {
@@ -38,8 +39,9 @@ const CORRECTS: Partial<Record<DetectState, Partial<Record<DetectState, 'any' | 
   blocked: { idle: 'any', done: 'any', working: 'fresh' },
   // a new turn whose prompt hook has not reported yet (a hook process starts in 0.1-0.8 s): a spinner drawn
   // after the hook's last word is the turn; only a definitive (busy) one, and only fresh
-  done: { working: 'fresh' },
-  idle: { working: 'fresh' },
+  // and a dialog drawn after the hook's last word, which no hook announced (pi's gate fires none)
+  done: { working: 'fresh', blocked: 'fresh' },
+  idle: { working: 'fresh', blocked: 'fresh' },
 };
 
 /**
@@ -62,9 +64,15 @@ export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookRep
   // A hook "working" that arrived after a definitive turn end, with nothing typed into the pane since: a late
   // report of an earlier event (hook processes start in 0.1-0.8 s, Codex's PostToolUse lands after its
   // "Worked for"); a new turn needs a prompt, and a prompt is input.
+  // At once: nothing can have started a turn since (pi's extension does not wait for its hooks, whose reports of
+  // the last tool land after pi's editor is back; they are dropped, not shown for 300 ms).
   if (hook.state === 'working' && reading.definitive && (reading.state === 'done' || reading.state === 'idle') && lastInputAt < reading.since) {
-    return Math.max(reading.since, hook.at) + Math.min(graceMs, FRESH_CONFIRM_MS);
+    return Math.max(reading.since, hook.at);
   }
+  // A dialog on screen since before a hook's "working", with no key pressed since it was drawn: the hook reports
+  // an event from before the dialog (pi draws its gate 0.1 s after the prompt, its agent_start hook lands 0.2-1 s
+  // later); only a key answers a dialog. After a key the hook may be the approval, ahead of the redraw: a grace.
+  if (reading.state === 'blocked' && hook.state === 'working' && reading.definitive && lastInputAt < reading.since) return Math.max(reading.since, hook.at);
   return Math.max(reading.since, hook.at) + (reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs);
 }
 

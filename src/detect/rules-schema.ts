@@ -37,6 +37,9 @@ export const ruleSchema = z.strictObject({
    *  definitive marker (a turn-end summary line, a dialog's own frame): reported at once, and it corrects a
    *  hook report that missed the change without waiting. */
   hold_ms: z.number().int().min(0).max(10_000).optional(),
+  /** The state shows only in its state once it has held (pi's editor with no loader above it: pi draws its loader
+   *  all turn long, tool runs included): it may end a late hook report as a `hold_ms = 0` marker does, after its hold. */
+  definitive: z.boolean().default(false),
   /** false switches a rule off (useful to disable a built-in rule from a user file). */
   enabled: z.boolean().default(true),
   note: z.string().max(500).optional(),

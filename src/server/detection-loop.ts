@@ -6,6 +6,7 @@ import { hookOverrideAt } from '../detect/hook-confirm.js';
 import { explain, type Match } from '../detect/engine.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
+import type { DetectState } from '../detect/rules-schema.js';
 import { foregroundPgid, readPaneProcesses, readStat } from '../platform/proc.js';
 import type { PaneRuntime } from './pane-runtime.js';
 
@@ -48,6 +49,8 @@ interface PaneDetect {
   pgid?: number;
   /** Name of the foreground group's leader: `exec claude` keeps the pid and group but changes this. */
   fgComm?: string;
+  /** When the process tree was last read. */
+  identAt?: number;
   timer?: unknown;
   pending?: unknown;
   lastInputAt: number;
@@ -63,6 +66,13 @@ const THROTTLE_MS = 50;
 const SETTLE_MS = 16;
 /** A screen change this soon after the user typed or resized is the user's, not the agent's. */
 const INPUT_ECHO_MS = 150;
+/**
+ * A pane whose foreground is a shell is looked at again this often while its screen changes: `sh -c 'run-agent.sh
+ * claude'` keeps sh as the foreground group's leader while a script under it execs claude, so neither the group
+ * nor its leader's name changes when the agent appears. (A tree read costs ~1 ms on a kernel with no task
+ * `children` files: at most 0.1 % of a core, and only while such a pane draws.)
+ */
+const REIDENTIFY_MS = 1000;
 
 export class DetectionLoop {
   private rules: LoadedRules;
@@ -113,6 +123,30 @@ export class DetectionLoop {
     }, Math.max(SETTLE_MS, p.lastRunAt + THROTTLE_MS - now));
   }
 
+  /**
+   * Whether the screen already shows, for sure and since before now, something that would end a hook report of
+   * `state` at once: a dialog no key has answered yet under a late "working" (the report of an event from
+   * before the dialog). Such a report is dropped rather than shown for a frame (pane.report_agent).
+   */
+  screenOutranks(id: string, state: DetectState): boolean {
+    const p = this.panes.get(id);
+    const cur = p?.detector.current();
+    if (!p || !cur) return false;
+    const now = this.clock.now();
+    const at = hookOverrideAt(cur, { state, at: now }, undefined, p.lastInputAt);
+    return at !== undefined && at <= now && cur.since < now;
+  }
+
+  /**
+   * A hook report reached the pane: the screen may already say otherwise (a report of an earlier event landing
+   * late; pi's extension does not wait for its hooks), so the stale-report check runs now and arms its timer,
+   * rather than at the next repaint, which a settled screen never makes.
+   */
+  hookReported(id: string): void {
+    const p = this.panes.get(id);
+    if (p?.detector.current()) this.apply(id, p, undefined);
+  }
+
   forget(id: string): void {
     const p = this.panes.get(id);
     if (!p) return;
@@ -133,15 +167,19 @@ export class DetectionLoop {
     const pgid = foregroundPgid(pid);
     const comm = pgid ? processName(pgid) : undefined;
     const reported = this.host.state().panes[id]?.agent.hook?.agent;
-    if (p.ident && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent)) return;
+    const now = this.clock.now();
+    const unsure = p.ident?.source === 'shell' && now - (p.identAt ?? Number.NEGATIVE_INFINITY) >= REIDENTIFY_MS;
+    if (p.ident && !unsure && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent)) return;
+    const before = p.ident?.agent;
     const fgChanged = !!pgid && (pgid !== p.pgid || comm !== p.fgComm);
     p.pgid = pgid;
     p.fgComm = comm;
+    p.identAt = now;
     const procs = readPaneProcesses(pid);
     const pane = this.host.state().panes[id];
     p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported });
     const agent = p.ident.agent;
-    if (fgChanged) {
+    if (fgChanged || (agent && agent !== before)) {
       // Node-based agents run as "node": their identified name says more.
       const name = agent ?? comm;
       if (name) this.host.dispatch({ type: 'pane.foreground', pane: id, name });
@@ -200,6 +238,11 @@ export class DetectionLoop {
       p.timer = undefined;
       const rt = this.host.runtime(id);
       if (!rt || rt.exited) return this.forget(id);
+      // A frame is waiting to be read: a state held on the previous frame may be gone already (pi's loader for
+      // 90 ms after a rejection, reported as it vanished). Its run comes within THROTTLE_MS and re-arms this
+      // timer. (Running it from here instead bypassed the throttle: under a flood of output the tick fired
+      // again at once, starving the server; every attached-client e2e test timed out.)
+      if (p.pending) return;
       this.apply(id, p, p.detector.tick(this.clock.now()));
     }, Math.max(0, at - this.clock.now()));
   }

@@ -10,6 +10,8 @@ import { loadStream, replay, STREAMS, type Replay } from './stream-support.js';
 /** Targets (issue 17), ms after the ground-truth moment. */
 const SCREEN = { working: 250, rest: 300, blocked: 200, interrupt: 300 };
 const HOOKS = { any: 150, unreported: 500 };
+/** Agents whose hooks run without the agent waiting for them (pi's extension spawns and goes on). */
+const ASYNC_HOOKS = new Set(['pi']);
 
 const REST = new Set(['idle', 'done']);
 const shows = (s: string, want: Mark['want']) => (want === 'rest' ? REST.has(s) : s === want);
@@ -35,13 +37,18 @@ function expectation(r: Replay, m: Mark, hooks: boolean): Row | undefined {
   // The moment the screen showed it (a key's effect cannot show before the key; a dialog noticed by the
   // recorder's poll was drawn a little before its mark). An agent slow to redraw is not the badge's lag.
   const truth = m.transition.startsWith('dialog') ? drawn : Math.max(m.t, drawn);
+  const screen = m.transition.startsWith('interrupt') || m.transition.startsWith('reject') ? SCREEN.interrupt : SCREEN[m.want];
   if (hooks) {
     // Claude and Gemini report nothing on an Esc at a dialog, Claude nothing on an interrupt: the screen corrects.
     const unreported = m.transition.startsWith('interrupt') || m.transition.startsWith('reject');
-    return { mark: m, truth, target: unreported ? HOOKS.unreported : HOOKS.any, what: unreported ? 'unreported' : 'any' };
+    if (unreported) return { mark: m, truth, target: HOOKS.unreported, what: 'unreported' };
+    // pi's extension runs its hooks without waiting for them: under load their reports land 0.2-1.5 s after the
+    // event. A transition no hook reported within the hook target is the screen's to show, held to the screen's.
+    // Agents that await their hooks (Claude, Codex, Gemini) are held to the hook target throughout.
+    const inTime = !ASYNC_HOOKS.has(r.agent) || r.hooks.some((h) => shows(h.state, m.want) && h.t >= m.t - 1000 && h.t <= truth + HOOKS.any);
+    return inTime ? { mark: m, truth, target: HOOKS.any, what: 'any' } : { mark: m, truth, target: screen, what: 'no hook in time: screen' };
   }
-  const target = m.transition.startsWith('interrupt') || m.transition.startsWith('reject') ? SCREEN.interrupt : SCREEN[m.want];
-  return { mark: m, truth, target, what: m.want };
+  return { mark: m, truth, target: screen, what: m.want };
 }
 
 const streams = existsSync(STREAMS) ? readdirSync(STREAMS).filter((f) => f.endsWith('.jsonl.gz')).sort() : [];
@@ -65,7 +72,7 @@ for (const name of streams) {
       rows.push(row);
     }
     for (const row of rows) {
-      t.diagnostic(`${row.mark.step}: ${row.mark.transition}: ${row.got === undefined ? 'MISSED' : `${row.got - row.truth} ms`} (target ${row.target}; mark +${row.truth - row.mark.t} ms)`);
+      t.diagnostic(`${row.mark.step}: ${row.mark.transition}: ${row.got === undefined ? 'MISSED' : `${row.got - row.truth} ms`} (target ${row.target}${row.what.startsWith('no hook') ? `, ${row.what}` : ''}; mark +${row.truth - row.mark.t} ms)`);
     }
     // Zero flicker. One agent-made exception: with hooks, Codex runs its Interrupt hook after an Esc at a dialog
     // under a real "• Working (… · Running hook)" status line for ~0.4 s; a badge that says working then shows

@@ -60,6 +60,9 @@ export class FakeClock implements DetectionClock {
 
 export interface Replay {
   events: BadgeEvent[];
+  agent: string;
+  /** The recorded hook reports castellan would have applied (installed events), with their times. */
+  hooks: Array<{ t: number; state: string }>;
   marks: Mark[];
   /** When the screen itself (engine, every frame, no timing) first showed each mark's state to stay. */
   drawn: Map<Mark, number | undefined>;
@@ -80,6 +83,7 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
   const screen = new Screen({ cols: meta.cols, rows: meta.rows, scrollback: 1000 });
   let state: State = emptyState('replay', { cols: meta.cols, rows: meta.rows });
   const events: BadgeEvent[] = [];
+  const hooks: Replay['hooks'] = [];
   const dispatch = (a: AnyAction) => {
     const r = reduce(state, a, { now: clock.now(), defaultCommand: ['/bin/sh'], defaultCwd: '/' });
     state = r.state;
@@ -113,14 +117,17 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
         if (!res || isSkip(res)) continue;
         const cur = state.panes[PANE]?.agent.state;
         if (res.unless?.includes(cur)) continue;
+        hooks.push({ t: r.t, state: res.state });
+        if (loop.screenOutranks(PANE, res.state)) continue; // as pane.report_agent does
         dispatch({ type: 'agent.report', pane: PANE, agent: meta.agent, state: res.state, source: 'hook' } as AnyAction);
+        loop.hookReported(PANE); // as pane.report_agent does
       }
     }
     clock.advance(recs[recs.length - 1].t + 5000);
     // The recorder waits 2.5 s after the scenario's last step, then quits the agent: that is not scored.
     const end = marks[marks.length - 1].t + 2500;
     const screenAt = (t: number) => frames.filter((f) => f.t <= t).pop()?.state ?? 'none';
-    return { events, marks, drawn: drawnTimes(marks.concat({ t: end, step: 'end', transition: 'end', want: 'rest' }), frames), screenAt, end };
+    return { agent: meta.agent, events, hooks, marks, drawn: drawnTimes(marks.concat({ t: end, step: 'end', transition: 'end', want: 'rest' }), frames), screenAt, end };
   } finally {
     loop.dispose();
     screen.dispose();

@@ -3,7 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { compileRuleSet } from '../../src/detect/engine.js';
 import { createDetector, DEFAULT_TUNABLES, type Reading } from '../../src/detect/detector.js';
-import { DEFAULT_HOOK_GRACE_MS, FRESH_CONFIRM_MS, hookOverrideAt } from '../../src/detect/hook-confirm.js';
+import { BLOCKED_GRACE_MS, DEFAULT_HOOK_GRACE_MS, FRESH_CONFIRM_MS, hookOverrideAt } from '../../src/detect/hook-confirm.js';
 import { ruleSchema, type RuleInput } from '../../src/detect/rules-schema.js';
 import { snap } from './support.js';
 
@@ -63,6 +63,22 @@ test('a spinner frame missing now and then does not flip the badge at any cadenc
   }
 });
 
+test('a rule marked definitive keeps the rhythm hold but its reading is definitive (it may end a late hook report)', () => {
+  const set = rules([
+    { id: 'spinner', state: 'working', priority: 80, busy: true, plain: true, all: ['^[⠋⠙⠹] Working'] },
+    { id: 'editor', state: 'idle', priority: 20, plain: true, definitive: true, all: ['^> '] },
+  ]);
+  const det = createDetector(set);
+  for (let t = 0; t <= 1000; t += 80) det.update(snap([`⠋ Working ${t}`, '> ']), t, { changed: true });
+  det.update(snap(['> ']), 1040, { changed: true });
+  assert.equal(det.current()?.state, 'working', 'still held');
+  const idle = det.tick(det.nextTickAt()!)!;
+  assert.equal(idle.state, 'idle');
+  assert.equal(idle.at - 1040, 160, 'two beats of 80 ms');
+  assert.equal(idle.definitive, true);
+  assert.throws(() => ruleSchema.parse({ id: 'x', state: 'idle', definitive: 'yes' }));
+});
+
 test('a hold_ms in a rule file is validated', () => {
   assert.throws(() => ruleSchema.parse({ id: 'x', state: 'idle', hold_ms: -1 }));
   assert.throws(() => ruleSchema.parse({ id: 'x', state: 'idle', hold_ms: 60_000 }));
@@ -84,12 +100,25 @@ test('hook confirmation: a screen that changed after the hook spoke corrects it 
   assert.equal(hookOverrideAt(reading('idle', 2000, { prev: 'unknown' }), hook), 2000 + DEFAULT_HOOK_GRACE_MS);
 });
 
-test('hook confirmation: a late hook "working" over a definitive turn end is corrected fast unless the pane got input since', () => {
+test('hook confirmation: a late hook "working" over a definitive turn end is corrected at once unless the pane got input since', () => {
   const late = { state: 'working' as const, at: 2200 }; // Codex's PostToolUse arriving after its "Worked for" line
   const done = reading('done', 2000, { definitive: true });
-  assert.equal(hookOverrideAt(done, late, DEFAULT_HOOK_GRACE_MS, 1000), 2200 + FRESH_CONFIRM_MS);
+  assert.equal(hookOverrideAt(done, late, DEFAULT_HOOK_GRACE_MS, 1000), 2200);
   assert.equal(hookOverrideAt(done, late, DEFAULT_HOOK_GRACE_MS, 2100), 2200 + DEFAULT_HOOK_GRACE_MS, 'a prompt typed since: the new turn\'s hook');
   assert.equal(hookOverrideAt(reading('idle', 2000), late, DEFAULT_HOOK_GRACE_MS, 1000), 2200 + DEFAULT_HOOK_GRACE_MS, 'an ambiguous box waits the grace');
+});
+
+test('hook confirmation: a late hook "working" over a dialog no key has answered yet ends at once; after a key it waits the grace', () => {
+  const late = { state: 'working' as const, at: 1500 }; // pi: agent_start lands after its gate's dialog is drawn
+  const dialog = reading('blocked', 1100, { definitive: true });
+  assert.equal(hookOverrideAt(dialog, late, DEFAULT_HOOK_GRACE_MS, 1000), 1500);
+  assert.equal(hookOverrideAt(dialog, late, DEFAULT_HOOK_GRACE_MS, 1400), 1500 + BLOCKED_GRACE_MS, 'Enter at the dialog: maybe the approval, ahead of the redraw');
+});
+
+test('hook confirmation: a dialog drawn after a hook "done" or "idle" (pi\'s gate fires no hook) shows at once; one from before does not', () => {
+  assert.equal(hookOverrideAt(reading('blocked', 1500, { definitive: true }), { state: 'done', at: 1000 }), 1500);
+  assert.equal(hookOverrideAt(reading('blocked', 1500, { definitive: true }), { state: 'idle', at: 1000 }), 1500);
+  assert.equal(hookOverrideAt(reading('blocked', 800, { definitive: true }), { state: 'done', at: 1000 }), undefined);
 });
 
 test('hook confirmation: after a hook "blocked", a fresh working screen (the approved tool runs) takes over; an old one never', () => {

@@ -20,7 +20,12 @@ export default defineMethod({
     .strict(),
   result: z.object({ pane_id: z.string(), state: agentStateSchema, ignored: z.string().optional() }),
   handler: ({ session }, p) => {
+    const pane = session.state().panes[p.pane_id];
+    if (pane && p.source === 'hook' && session.detection.screenOutranks(p.pane_id, p.state)) {
+      return { pane_id: p.pane_id, state: pane.agent.state, ignored: 'late: the screen shows otherwise since before it (an unanswered dialog)' };
+    }
     const r = session.dispatch({ type: 'agent.report', pane: p.pane_id, agent: p.agent, state: p.state, source: p.source, message: p.message, seq: p.seq, sessionId: p.session_id });
+    if (p.source === 'hook') session.detection.hookReported(p.pane_id);
     return { pane_id: p.pane_id, state: r.state.panes[p.pane_id].agent.state, ...(r.result?.ignored ? { ignored: String(r.result.ignored) } : {}) };
   },
 });
