@@ -6,7 +6,7 @@
 // End to end: a real server (no command, so snapshots are on) with 4 windows x 4 panes, each `head`-ing 10 000
 // lines; once the snapshot holds them, kill -9; then `server start` again, timed until every pane shows its
 // restored history line (pane.read polled every 20 ms).
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -161,7 +161,10 @@ async function endToEnd(b: BenchEnv) {
         return '';
       }
     };
-    throw new Error(`${stage}: ${(e as Error).message} (first server ${alive(s0pid) ? 'alive' : 'gone'}${s1pid ? `, restarted server ${alive(s1pid) ? 'alive' : 'gone'}` : ''})\n--- server.out\n${tail(join(home, 'server.out'))}\n--- log\n${tail(join(home, 'state', 'castellan', 'server-default.log'))}`);
+    // Who holds the socket and what the restarted server is doing: this step failed now and then with the restarted
+    // server alive but silent in its log.
+    const who = spawnSync('sh', ['-c', `ss -xlp 2>/dev/null | grep -F ${shq(socket)}; for p in ${[...pids].join(' ')}; do [ -d /proc/$p ] && echo "pid $p $(cat /proc/$p/wchan 2>/dev/null) $(tr '\\0' ' ' < /proc/$p/cmdline)"; done`], { encoding: 'utf8' }).stdout;
+    throw new Error(`${stage}: ${(e as Error).message}\n--- socket holders, started pids\n${who}(first server ${alive(s0pid) ? 'alive' : 'gone'}${s1pid ? `, restarted server ${alive(s1pid) ? 'alive' : 'gone'}` : ''})\n--- server.out\n${tail(join(home, 'server.out'))}\n--- log\n${tail(join(home, 'state', 'castellan', 'server-default.log'))}`);
   } finally {
     for (const p of pids) if (alive(p)) killPid(p, 'SIGKILL');
     untrack();
