@@ -3,55 +3,34 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_HOOK_INPUT_MAX } from '../../src/integrations/agent-bridge.js';
 import { TOOL_INPUT_MAX } from '../../src/api/methods/agent-hook.js';
 import { MAX_LINE_BYTES } from '../../src/api/protocol.js';
 import { makeTempEnv, type TempEnv } from '../support/temp-env.js';
-import { GATE, gateAnswer, limiter, runHook } from './bridge-support.js';
+import { fakeLineServer, GATE, gateAnswer, limiter, runHook } from './bridge-support.js';
 
 type Mode = 'garbage' | 'empty-object' | 'error' | 'silent';
 
-/** A castellan impostor on a Unix socket: every request line gets the same kind of bad answer (or none). */
+/** A castellan impostor: every request line gets the same kind of bad answer (or none). */
 async function fakeServer(path: string, mode: Mode): Promise<{ requests: string[]; close(): Promise<void> }> {
   const requests: string[] = [];
-  const socks = new Set<net.Socket>();
-  const srv = net.createServer((s) => {
-    socks.add(s);
-    s.on('error', () => undefined);
-    let buf = '';
-    s.setEncoding('utf8').on('data', (d: string) => {
-      buf += d;
-      let i: number;
-      while ((i = buf.indexOf('\n')) !== -1) {
-        const line = buf.slice(0, i);
-        buf = buf.slice(i + 1);
-        let id: unknown = null;
-        try {
-          const m = JSON.parse(line) as { id?: unknown; method?: string };
-          id = m.id;
-          requests.push(String(m.method));
-        } catch {
-          requests.push('?');
-        }
-        if (mode === 'silent') continue;
-        if (mode === 'garbage') s.write(`\x00\xff not json {{\n${JSON.stringify({ id, result: 'nonsense' })}\n`);
-        if (mode === 'empty-object') s.write(`${JSON.stringify({ id, result: {} })}\n`);
-        if (mode === 'error') s.write(`${JSON.stringify({ id, error: { code: 'invalid_params', message: 'payload.tool_input: tool_input is larger than allowed' } })}\n`);
-      }
-    });
+  const srv = await fakeLineServer(path, (line, s) => {
+    let id: unknown = null;
+    try {
+      const m = JSON.parse(line) as { id?: unknown; method?: string };
+      id = m.id;
+      requests.push(String(m.method));
+    } catch {
+      requests.push('?');
+    }
+    if (mode === 'silent') return;
+    if (mode === 'garbage') s.write(`\x00\xff not json {{\n${JSON.stringify({ id, result: 'nonsense' })}\n`);
+    if (mode === 'empty-object') s.write(`${JSON.stringify({ id, result: {} })}\n`);
+    if (mode === 'error') s.write(`${JSON.stringify({ id, error: { code: 'invalid_params', message: 'payload.tool_input: tool_input is larger than allowed' } })}\n`);
   });
-  await new Promise<void>((r) => srv.listen(path, r));
-  return {
-    requests,
-    close: () =>
-      new Promise<void>((r) => {
-        for (const s of socks) s.destroy();
-        srv.close(() => r());
-      }),
-  };
+  return { requests, close: srv.close };
 }
 
 const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;

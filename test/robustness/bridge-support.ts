@@ -1,5 +1,6 @@
 // Runs the real `castellan hook` with hostile stdin (whole, trickled, never closed) and reads back each agent's answer.
 import { spawn } from 'node:child_process';
+import net from 'node:net';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN } from '../support/temp-env.js';
@@ -121,3 +122,30 @@ export const GATE: Record<string, { event: string; call: (cwd: string, command?:
   gemini: { event: 'BeforeTool', call: (cwd, command = 'touch x') => ({ session_id: 's3', hook_event_name: 'BeforeTool', tool_name: 'run_shell_command', tool_input: { command, description: 'x' }, cwd }) },
   pi: { event: 'tool_call', call: (_cwd, command = 'touch x') => ({ hook_event_name: 'tool_call', type: 'tool_call', toolName: 'bash', toolCallId: 'c1', input: { command } }) },
 };
+
+/** A castellan impostor on a Unix socket: `answer` gets every request line and may write to the socket (or not). */
+export async function fakeLineServer(path: string, answer: (line: string, sock: net.Socket) => void): Promise<{ close(): Promise<void> }> {
+  const socks = new Set<net.Socket>();
+  const srv = net.createServer((s) => {
+    socks.add(s);
+    s.on('error', () => undefined);
+    let buf = '';
+    s.setEncoding('utf8').on('data', (d: string) => {
+      buf += d;
+      let i: number;
+      while ((i = buf.indexOf('\n')) !== -1) {
+        const line = buf.slice(0, i);
+        buf = buf.slice(i + 1);
+        answer(line, s);
+      }
+    });
+  });
+  await new Promise<void>((r) => srv.listen(path, r));
+  return {
+    close: () =>
+      new Promise<void>((r) => {
+        for (const s of socks) s.destroy();
+        srv.close(() => r());
+      }),
+  };
+}

@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { DECIDE_REPLY_MS } from '../../src/integrations/server-decide.js';
 import { makeTempEnv, type TempEnv } from '../support/temp-env.js';
-import { runHook } from './bridge-support.js';
+import { fakeLineServer, runHook } from './bridge-support.js';
 
 type Reply = { result?: Record<string, unknown>; error?: { code: string; message: string } };
 
@@ -153,27 +153,14 @@ describe('hook.decide: hostile requests', () => {
 type Mode = 'silent' | 'nonsense' | 'declines';
 
 /** A server that answers pane.report_agent but misbehaves on hook.decide. */
-async function fakeServer(path: string, mode: Mode): Promise<{ close(): Promise<void> }> {
-  const socks = new Set<net.Socket>();
-  const srv = net.createServer((s) => {
-    socks.add(s);
-    s.on('error', () => undefined);
-    let buf = '';
-    s.setEncoding('utf8').on('data', (d: string) => {
-      buf += d;
-      let i: number;
-      while ((i = buf.indexOf('\n')) !== -1) {
-        const m = JSON.parse(buf.slice(0, i)) as { id: unknown; method: string };
-        buf = buf.slice(i + 1);
-        if (m.method === 'pane.report_agent') s.write(`${JSON.stringify({ id: m.id, result: { pane_id: 'w1:p1', state: 'working' } })}\n`);
-        else if (m.method !== 'hook.decide' || mode === 'silent') continue;
-        else if (mode === 'nonsense') s.write(`${JSON.stringify({ id: m.id, result: { decided: true, decision: 'yes please', source: 1 } })}\n`);
-        else s.write(`${JSON.stringify({ id: m.id, result: { decided: false, why: 'ask the bridge' } })}\n`);
-      }
-    });
+function fakeServer(path: string, mode: Mode): Promise<{ close(): Promise<void> }> {
+  return fakeLineServer(path, (line, s) => {
+    const m = JSON.parse(line) as { id: unknown; method: string };
+    if (m.method === 'pane.report_agent') s.write(`${JSON.stringify({ id: m.id, result: { pane_id: 'w1:p1', state: 'working' } })}\n`);
+    else if (m.method !== 'hook.decide' || mode === 'silent') return;
+    else if (mode === 'nonsense') s.write(`${JSON.stringify({ id: m.id, result: { decided: true, decision: 'yes please', source: 1 } })}\n`);
+    else s.write(`${JSON.stringify({ id: m.id, result: { decided: false, why: 'ask the bridge' } })}\n`);
   });
-  await new Promise<void>((r) => srv.listen(path, r));
-  return { close: () => new Promise<void>((r) => (socks.forEach((s) => s.destroy()), srv.close(() => r()))) };
 }
 
 describe('the bridge when hook.decide misbehaves: it decides itself, against its own config', { concurrency: true }, () => {
