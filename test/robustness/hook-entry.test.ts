@@ -2,34 +2,22 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { writeModuleRecorder } from '../support/module-recorder.js';
 import { BIN, REPO } from '../support/temp-env.js';
 
 /** Modules a tool call must never pay for. */
 const HEAVY = /\/node_modules\/(ink|react|react-reconciler|yoga-layout|@xterm|@lydell|koffi|@koromix|@modelcontextprotocol|@agentclientprotocol|yaml|execa|es-toolkit)\/|\/dist\/(cli|client|server|api\/methods|acp|restore|detect)\//;
 
-/** Records every module URL the ESM loader loads, and every CJS file compiled, into $MODLOG (written to the temp dir per run). */
-const HOOKS = `import { appendFileSync } from 'node:fs';
-export async function load(url, ctx, next) { appendFileSync(process.env.MODLOG, url + '\\n'); return next(url, ctx); }
-`;
-const RECORDER = `import { register, createRequire } from 'node:module';
-import { appendFileSync } from 'node:fs';
-register(new URL('./hooks.mjs', import.meta.url));
-const M = createRequire(import.meta.url)('node:module');
-const compile = M.prototype._compile;
-M.prototype._compile = function (c, f) { appendFileSync(process.env.MODLOG, 'file://' + f + '\\n'); return compile.call(this, c, f); };
-`;
 
 async function loaded(args: string[], env: Record<string, string>, stdin: string): Promise<{ code: number | null; stdout: string; mods: string[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'cst-hook-'));
   const log = join(dir, 'mods.txt');
-  writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
-  writeFileSync(join(dir, 'recorder.mjs'), RECORDER);
+  const recorder = writeModuleRecorder(dir);
   try {
-    const c = spawn(process.execPath, ['--import', pathToFileURL(join(dir, 'recorder.mjs')).href, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MODLOG: log, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    const c = spawn(process.execPath, ['--import', recorder, ...args], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MODLOG: log, ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
     c.stdout.on('data', (d) => (stdout += d));

@@ -2,32 +2,21 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { writeModuleRecorder } from '../support/module-recorder.js';
 import { BIN, REPO, tempEnvFor } from '../support/temp-env.js';
 
-/** Records every module URL the ESM loader loads, and every CJS file compiled, into $MODLOG. */
-const HOOKS = `import { appendFileSync } from 'node:fs';
-export async function load(url, ctx, next) { appendFileSync(process.env.MODLOG, url + '\\n'); return next(url, ctx); }
-`;
-const RECORDER = `import { register, createRequire } from 'node:module';
-import { appendFileSync } from 'node:fs';
-register(new URL('./hooks.mjs', import.meta.url));
-const M = createRequire(import.meta.url)('node:module');
-const compile = M.prototype._compile;
-M.prototype._compile = function (c, f) { appendFileSync(process.env.MODLOG, 'file://' + f + '\\n'); return compile.call(this, c, f); };
-`;
 
 /** Runs node with the recorder on `code` (an ES module body) and returns the modules it loaded. */
 async function modulesOf(code: string): Promise<string[]> {
   const dir = mkdtempSync(join(tmpdir(), 'cst-fp-'));
   const log = join(dir, 'mods.txt');
-  writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
-  writeFileSync(join(dir, 'recorder.mjs'), RECORDER);
+  const recorder = writeModuleRecorder(dir);
   try {
-    const c = spawn(process.execPath, ['--import', pathToFileURL(join(dir, 'recorder.mjs')).href, '--input-type=module', '-e', code], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MODLOG: log }, stdio: ['ignore', 'ignore', 'pipe'] });
+    const c = spawn(process.execPath, ['--import', recorder, '--input-type=module', '-e', code], { cwd: dir, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: dir, MODLOG: log }, stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     c.stderr.on('data', (d) => (stderr += d));
     const exit: number | null = await new Promise((r) => c.on('exit', (x) => r(x)));
@@ -62,11 +51,10 @@ test('the bundled CLI: a server and the CLI load none of the client\'s chunks an
   assert.match(readFileSync(join(REPO, 'dist', 'cli', 'main.js'), 'utf8'), /^\/\/ castellan bundle/);
   const dir = mkdtempSync(join(tmpdir(), 'cst-fp-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
-  writeFileSync(join(dir, 'hooks.mjs'), HOOKS);
-  writeFileSync(join(dir, 'recorder.mjs'), RECORDER);
+  const recorder = writeModuleRecorder(dir);
   const log = join(dir, 'mods.txt');
   // NODE_OPTIONS travels to the daemon's server, so its loads are recorded too.
-  const e = tempEnvFor(t, { env: { NODE_OPTIONS: `--import ${pathToFileURL(join(dir, 'recorder.mjs')).href}`, MODLOG: log } });
+  const e = tempEnvFor(t, { env: { NODE_OPTIONS: `--import ${recorder}`, MODLOG: log } });
   // version.ts reads ../package.json next to its own file: bundled, it must still find the package's.
   const v = await e.cli(['--version']);
   assert.equal(v.stdout.trim(), JSON.parse(readFileSync(join(REPO, 'package.json'), 'utf8')).version);
