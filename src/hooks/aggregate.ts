@@ -3,6 +3,7 @@ import { cleanText } from '../core/text.js';
 import { buildPayload, hookEnv, type HookContext } from './payload.js';
 import { hooksFor, type PlannedHook } from './plan.js';
 import { runCaptured, type RunResult } from './run.js';
+import { isPaneId } from '../platform/pane-id.js';
 
 export type GovEvent = { type: string; [k: string]: unknown };
 
@@ -24,7 +25,7 @@ export interface RunHooksOptions {
 /** Fields every governance event carries so subscribers can filter by pane and tell agents apart. */
 export function eventScope(c: Pick<HookContext, 'paneId' | 'agentId' | 'tool' | 'goalId'>): Record<string, unknown> {
   return {
-    ...(c.paneId && /^w\d+:p\d+$/.test(c.paneId) ? { pane: c.paneId } : {}),
+    ...(isPaneId(c.paneId) ? { pane: c.paneId } : {}),
     ...(c.agentId ? { agent_id: c.agentId } : {}),
     ...(c.tool ? { tool: c.tool } : {}),
     ...(c.goalId ? { goal_id: c.goalId } : {}),

@@ -5,6 +5,7 @@ import { HARNESS_TABLES } from './tables.js';
 import type { AgentName } from './types.js';
 
 import type { AgentHookReply } from '../hooks/agent-hooks.js';
+import { isPaneId } from '../platform/pane-id.js';
 
 export interface AgentAnswer {
   exitCode: number;
@@ -54,7 +55,7 @@ export async function askAgentHook(o: { env: NodeJS.ProcessEnv; socket: string; 
   const agentId = agentIdOf(o.env);
   if (!agentId) return { registered: false, decision: 'allow', contexts: [] };
   const pane = o.env.CASTELLAN_PANE_ID;
-  const params = { agent_id: agentId, hook_type: o.hookType, payload: o.payload ?? {}, ...(pane && /^w\d+:p\d+$/.test(pane) ? { pane_id: pane } : {}) };
+  const params = { agent_id: agentId, hook_type: o.hookType, payload: o.payload ?? {}, ...(isPaneId(pane) ? { pane_id: pane } : {}) };
   // Refused here, at once and with the reason, rather than by the server after the agent waited for a timeout.
   const input = o.payload?.tool_input === undefined ? 0 : JSON.stringify(o.payload.tool_input).length;
   if (input > AGENT_HOOK_INPUT_MAX) throw new Error(`the tool input (${input} characters) is larger than the ${AGENT_HOOK_INPUT_MAX} the agent's own hooks accept`);

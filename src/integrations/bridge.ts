@@ -8,11 +8,11 @@ const why = (e: unknown): string => (e instanceof RpcError ? `${e.code}: ${e.mes
 import { join } from 'node:path';
 import { getField, isSkip, resolveEvent } from './resolve.js';
 import { HARNESS_TABLES, isAgentName } from './tables.js';
+import { PANE_ID } from '../platform/pane-id.js';
 
 export const CONNECT_TIMEOUT_MS = 300;
 export const REPLY_TIMEOUT_MS = 800;
 const LOG_MAX_BYTES = 1024 * 1024;
-const PANE_ID = /^w\d+:p\d+$/;
 
 export interface BridgeOptions {
   agent: string;

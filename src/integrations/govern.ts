@@ -3,6 +3,7 @@ import { appendAudit } from '../hooks/audit.js';
 import type { Paths } from '../platform/paths.js';
 import { askServerDecision, type DecideRequest } from './server-decide.js';
 import type { AgentName } from './types.js';
+import { isPaneId } from '../platform/pane-id.js';
 
 export interface HookAnswer {
   exitCode: number;
@@ -94,7 +95,7 @@ export async function denyUnreadable(o: UnreadableInput): Promise<HookAnswer> {
     reason,
     payload_bytes: o.bytes,
     hook_event: `${o.agent} ${o.event}`,
-    ...(pane && /^w\d+:p\d+$/.test(pane) ? { pane } : {}),
+    ...(isPaneId(pane) ? { pane } : {}),
     agent_id: o.env.CASTELLAN_AGENT_ID || o.agent,
   };
   appendAudit(o.paths.auditLog, { ...ev, session: o.paths.session, cwd: o.cwd });

@@ -3,6 +3,7 @@
 import { resolve } from 'node:path';
 import type { Paths } from '../platform/paths.js';
 import { RpcClient } from '../platform/rpc-client.js';
+import { isPaneId } from '../platform/pane-id.js';
 
 export const DECIDE_CONNECT_MS = 300;
 /** The server decides in a few ms; past this the bridge stops waiting and decides as it would without a server. */
@@ -46,7 +47,7 @@ export async function askServerDecision(r: DecideRequest, o: { connectMs?: numbe
   const goal = r.env.CASTELLAN_GOAL_ID || undefined;
   // What the server could not take as the bridge has it is decided by the bridge, so both record the same thing.
   if (!r.paths.socket || r.argv.reduce((n, a) => n + a.length, 0) > MAX_ARGV_CHARS || r.agentId.length > 300 || (goal?.length ?? 0) > 300) return undefined;
-  const pane = r.paneId && /^w\d+:p\d+$/.test(r.paneId) ? r.paneId : undefined;
+  const pane = isPaneId(r.paneId) ? r.paneId : undefined;
   const plan = planFields(r.toolInput);
   const params = {
     phase: r.phase,
