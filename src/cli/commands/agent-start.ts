@@ -1,6 +1,7 @@
 // `castellan agent start NAME`: launch an agent definition in a new pane of the running server; prints its agent id and pane.
 import { paneArg } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
+import { isPaneId } from '../../platform/pane-id.js';
 
 const DIRS = ['right', 'down', 'left', 'up'];
 
@@ -46,7 +47,7 @@ export default defineCommand({
         'agent.start',
         {
           name: positionals[0],
-          ...(parent ? { parent } : pane && /^w\d+:p\d+$/.test(pane) ? { pane } : {}),
+          ...(parent ? { parent } : isPaneId(pane) ? { pane } : {}),
           ...(values.prompt !== undefined ? { prompt: String(values.prompt) } : {}),
           ...(direction ? { direction } : {}),
           cwd: ctx.cwd,

@@ -6,6 +6,7 @@ import { ServerLink } from '../../hooks/emit.js';
 import { exitStatus, runForeground, sessionStatus } from '../../hooks/foreground.js';
 import { governSessionEnd, governSessionStart, type GovEvent } from '../../hooks/pipeline.js';
 import { defineCommand, EXIT, UsageError, type CliContext } from '../define-command.js';
+import { isPaneId } from '../../platform/pane-id.js';
 
 export const newGoalId = (): string => `g-${Date.now().toString(36)}-${randomBytes(4).toString('hex')}`;
 
@@ -36,7 +37,7 @@ async function runInNewPane(ctx: CliContext, argv: string[], env: Record<string,
     const target = ctx.env.CASTELLAN_PANE_ID;
     const split = await api.request<{ pane_id: string }>(
       'pane.split',
-      { ...(target && /^w\d+:p\d+$/.test(target) ? { pane_id: target } : {}), command: argv, cwd: ctx.cwd, env, name: basename(argv[0]).slice(0, 60) },
+      { ...(isPaneId(target) ? { pane_id: target } : {}), command: argv, cwd: ctx.cwd, env, name: basename(argv[0]).slice(0, 60) },
       { timeoutMs: 10_000 },
     );
     const pane = split.pane_id;
@@ -67,7 +68,7 @@ interface Episode {
 
 /** --rlm: this pane becomes an episode root (or, in a sub-harness pane, keeps its place in its tree). */
 async function startEpisode(ctx: CliContext, here: string | undefined, goalId: string): Promise<Episode | undefined> {
-  if (!here || !/^w\d+:p\d+$/.test(here)) {
+  if (!isPaneId(here)) {
     ctx.err('castellan run: --rlm needs a castellan pane (CASTELLAN_PANE_ID is not set): run it inside castellan');
     return undefined;
   }
