@@ -108,9 +108,23 @@ export class DetectionLoop {
     return p;
   }
 
-  noteInput(id: string): void {
+  /**
+   * Input reached the pane (`data`: the bytes typed, when they are keys). An Enter that submits a prompt is the
+   * turn's start, reported now rather than when the agent redraws (src/detect/submit.ts).
+   */
+  noteInput(id: string, data?: string): void {
     const p = this.panes.get(id);
-    if (p) p.lastInputAt = this.clock.now();
+    if (!p) return;
+    const now = this.clock.now();
+    p.lastInputAt = now;
+    const rt = data === undefined ? undefined : this.host.runtime(id);
+    if (!rt || rt.exited) return;
+    try {
+      const reading = p.detector.input(data!, rt.screen.snapshot(), now);
+      if (reading) this.apply(id, p, reading);
+    } catch (err) {
+      this.host.log(`detect ${id}: ${(err as Error).stack ?? err}`);
+    }
   }
 
   paneDirty(id: string): void {
