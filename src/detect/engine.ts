@@ -44,6 +44,8 @@ export interface CompiledSubmit {
 export interface CompiledRuleSet {
   agent: string;
   submit?: CompiledSubmit;
+  /** Rule file `late_hooks`. */
+  lateHooks?: boolean;
   /** Sorted: priority descending, then file order. */
   rules: readonly CompiledRule[];
   fallback: Fallback;
@@ -93,6 +95,7 @@ export interface RuleSetInput {
   verified?: string;
   /** Built-in files only: its regex needs a capture group, which linear-time user patterns do not offer. */
   submit?: Submit;
+  lateHooks?: boolean;
 }
 
 function compileSubmit(input: RuleSetInput, problems: RuleProblem[]): CompiledSubmit | undefined {
@@ -131,7 +134,7 @@ export function compileRuleSet(input: RuleSetInput): { set: CompiledRuleSet; pro
   const sources = [...new Set(input.rules.map((r) => r.source))];
   const submit = compileSubmit(input, problems);
   return {
-    set: { agent: input.agent, ...(submit ? { submit } : {}), rules, fallback: input.fallback ?? DEFAULT_FALLBACK, verified: input.verified, sources },
+    set: { agent: input.agent, ...(submit ? { submit } : {}), ...(input.lateHooks ? { lateHooks: true } : {}), rules, fallback: input.fallback ?? DEFAULT_FALLBACK, verified: input.verified, sources },
     problems,
   };
 }

@@ -76,6 +76,10 @@ export const ruleFileSchema = z.strictObject({
   fallback: fallbackSchema.optional(),
   rules: z.array(z.unknown()).max(200).default([]),
   submit: submitSchema.optional(),
+  /** The agent does not wait for its hooks (pi's extension spawns them and goes on): their reports land 0.2-1.5 s
+   *  after the event, so a hook's "working" never outranks a dialog on screen, keys or not; the screen shows the
+   *  answer to a dialog itself (src/detect/hook-confirm.ts). */
+  late_hooks: z.boolean().default(false),
 });
 
 export type RuleFile = z.output<typeof ruleFileSchema>;

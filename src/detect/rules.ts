@@ -46,6 +46,7 @@ interface ParsedFile {
   fallback?: Fallback;
   verified?: string;
   submit?: Submit;
+  lateHooks: boolean;
   rules: Rule[];
 }
 
@@ -79,7 +80,7 @@ export function parseRuleFile(text: string, file: string, diags: DetectDiagnosti
     ids.add(r.data.id);
     rules.push(r.data);
   });
-  return { agent: f.agent, replace: f.replace, bottomLines: f.bottom_lines, fallback: f.fallback, verified: f.verified, ...(f.submit ? { submit: f.submit } : {}), rules };
+  return { agent: f.agent, replace: f.replace, bottomLines: f.bottom_lines, fallback: f.fallback, verified: f.verified, ...(f.submit ? { submit: f.submit } : {}), lateHooks: f.late_hooks, rules };
 }
 
 function readRuleFiles(dir: string, diags: DetectDiagnostic[]): Array<{ file: string; parsed: ParsedFile }> {
@@ -105,7 +106,7 @@ function readRuleFiles(dir: string, diags: DetectDiagnostic[]): Array<{ file: st
   return out;
 }
 
-interface Layer { bottomLines: number; fallback?: Fallback; verified?: string; submit?: Submit; rules: Array<{ rule: Rule; source: string; linear?: boolean }> }
+interface Layer { bottomLines: number; fallback?: Fallback; verified?: string; submit?: Submit; lateHooks: boolean; rules: Array<{ rule: Rule; source: string; linear?: boolean }> }
 
 /** Merges a user file into an agent's layer: same id replaces in place, new ids are appended. */
 function merge(base: Layer | undefined, file: string, f: ParsedFile, linear = false): Layer {
@@ -121,6 +122,7 @@ function merge(base: Layer | undefined, file: string, f: ParsedFile, linear = fa
     verified: f.replace || !base ? f.verified : base.verified,
     // A user file's input box is not read (its regex needs a capture group; user patterns are linear-time RE2 tests).
     submit: linear ? (f.replace ? undefined : base?.submit) : f.submit,
+    lateHooks: f.lateHooks || (!f.replace && !!base?.lateHooks),
     rules,
   };
 }
@@ -147,7 +149,7 @@ export function loadRules(opts: LoadRulesOptions = {}): LoadedRules {
   }
   const sets = new Map<string, CompiledRuleSet>();
   for (const [agent, layer] of layers) {
-    const { set, problems } = compileRuleSet({ agent, rules: layer.rules, bottomLines: layer.bottomLines, fallback: layer.fallback, verified: layer.verified, submit: layer.submit });
+    const { set, problems } = compileRuleSet({ agent, rules: layer.rules, bottomLines: layer.bottomLines, fallback: layer.fallback, verified: layer.verified, submit: layer.submit, lateHooks: layer.lateHooks });
     for (const p of problems) diagnostics.push({ severity: 'error', file: p.source, message: `rule "${p.rule}": ${p.message}; rule ignored` });
     sets.set(agent, set);
   }

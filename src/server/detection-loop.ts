@@ -147,7 +147,7 @@ export class DetectionLoop {
     const cur = p?.detector.current();
     if (!p || !cur) return false;
     const now = this.clock.now();
-    const at = hookOverrideAt(cur, { state, at: now }, undefined, p.lastInputAt);
+    const at = hookOverrideAt(cur, { state, at: now }, undefined, p.lastInputAt, p.detector.rules.lateHooks);
     return at !== undefined && at <= now && cur.since < now;
   }
 
@@ -232,7 +232,7 @@ export class DetectionLoop {
     if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
     const hook = pane.agent.hook;
     const cur = p.detector.current();
-    const overrideAt = hook ? hookOverrideAt(cur, { state: hook.state, at: hook.at }, undefined, p.lastInputAt) : undefined;
+    const overrideAt = hook ? hookOverrideAt(cur, { state: hook.state, at: hook.at }, undefined, p.lastInputAt, p.detector.rules.lateHooks) : undefined;
     if (overrideAt !== undefined && now >= overrideAt) {
       this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: cur!.state, rule: `${cur!.rule ?? 'screen'} (hook report went stale)`, overrideHook: true });
     }
@@ -245,7 +245,7 @@ export class DetectionLoop {
     p.timer = undefined;
     let at = p.detector.nextTickAt();
     const hook = this.host.state().panes[id]?.agent.hook;
-    const staleAt = hook ? hookOverrideAt(p.detector.current(), { state: hook.state, at: hook.at }, undefined, p.lastInputAt) : undefined;
+    const staleAt = hook ? hookOverrideAt(p.detector.current(), { state: hook.state, at: hook.at }, undefined, p.lastInputAt, p.detector.rules.lateHooks) : undefined;
     if (staleAt !== undefined) at = at === undefined ? staleAt : Math.min(at, staleAt);
     if (at === undefined) return;
     p.timer = this.clock.setTimeout(() => {
