@@ -15,7 +15,7 @@
 import { evaluate, inputText, type CompiledRuleSet, type DetectSnapshot, type Match } from './engine.js';
 import type { DetectState } from './rules-schema.js';
 import { DEFAULT_HOOK_GRACE_MS, hookOverridden, type HookReport } from './hook-confirm.js';
-import { SUBMIT_WINDOW_MS, submittedPrompt } from './submit.js';
+import { SUBMIT_WINDOW_MS, submission, type Submission } from './submit.js';
 
 export interface DetectorTunables {
   /** A screen change within this window is "recent": activity that makes a non-busy rule `working`. */
@@ -161,7 +161,7 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
   let prevSnap: DetectSnapshot | undefined;
   const beats: number[] = []; // recent gaps between repaints while a turn ran
   let restInput: string | undefined; // the input box's text when the pane came to rest (a placeholder, a prompt left there)
-  let submittedAt: number | undefined; // an Enter sent a prompt: working until the agent shows the turn
+  let submitted: { at: number; kind: Submission } | undefined; // an Enter sent a prompt or approved: working until the agent shows it
 
   const active = (now: number) => now - lastActivity < tun.recentMs;
 
@@ -200,18 +200,19 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
    * last turn's end, or a half-drawn frame): the turn has started all the same. The first working or blocked frame
    * is the agent catching up, and the window ends.
    */
-  function submitted(c: Candidate, now: number): Candidate {
-    if (submittedAt === undefined) return c;
-    if (now - submittedAt >= SUBMIT_WINDOW_MS || c.state === 'working' || c.state === 'blocked') {
-      submittedAt = undefined;
+  function whileSubmitted(c: Candidate, now: number): Candidate {
+    if (!submitted) return c;
+    // after an approval the dialog stays drawn until the agent erases it: still the same dialog, not a new one
+    if (now - submitted.at >= SUBMIT_WINDOW_MS || c.state === 'working' || (c.state === 'blocked' && submitted.kind === 'prompt')) {
+      submitted = undefined;
       return c;
     }
-    return { state: 'working', rule: 'submitted', plain: true, busy: false, timed: false, holdMs: 0 };
+    return { state: 'working', rule: submitted.kind === 'prompt' ? 'submitted' : 'enter-approved', plain: true, busy: false, timed: false, holdMs: 0 };
   }
 
   /** Feeds the candidate into the debounce; returns the reading and whether the state changed. */
   function step(now: number): Reading {
-    const cand = submitted(classify(set, lastMatch, active(now)), now);
+    const cand = whileSubmitted(classify(set, lastMatch, active(now)), now);
     timed = cand.timed;
     if (reported && cand.state === reported.state) {
       pending = undefined;
@@ -257,8 +258,9 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
       return r;
     },
     input(data, snap, now) {
-      if (!seen || submittedPrompt(set, snap, data, reported?.state, restInput) === undefined) return undefined;
-      submittedAt = now;
+      const kind = seen ? submission(set, snap, data, reported, restInput, now) : undefined;
+      if (!kind) return undefined;
+      submitted = { at: now, kind };
       return step(now);
     },
     tick(now) {
@@ -272,7 +274,7 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
       const times: number[] = [];
       if (pending) times.push(pending.since + pending.hold);
       if (timed) times.push(lastActivity + tun.recentMs);
-      if (submittedAt !== undefined) times.push(submittedAt + SUBMIT_WINDOW_MS);
+      if (submitted) times.push(submitted.at + SUBMIT_WINDOW_MS);
       return times.length ? Math.min(...times) : undefined;
     },
     current() { return reported; },

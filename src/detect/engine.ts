@@ -39,7 +39,11 @@ export interface CompiledSubmit {
   input: RegExp;
   bottomLines: number;
   skip: readonly RegExp[];
+  approve: readonly RegExp[];
 }
+
+/** How many non-blank bottom rows a `[submit] approve` pattern reads (a dialog with its options and footer). */
+export const APPROVE_LINES = 24;
 
 export interface CompiledRuleSet {
   agent: string;
@@ -102,7 +106,7 @@ function compileSubmit(input: RuleSetInput, problems: RuleProblem[]): CompiledSu
   const s = input.submit;
   if (!s) return undefined;
   try {
-    return { input: compilePattern(s.input), bottomLines: s.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES, skip: s.skip.map(compilePattern) };
+    return { input: compilePattern(s.input), bottomLines: s.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES, skip: s.skip.map(compilePattern), approve: s.approve.map(compilePattern) };
   } catch (err) {
     problems.push({ rule: 'submit', source: input.agent, message: `bad regex: ${(err as Error).message}` });
     return undefined;
@@ -203,6 +207,13 @@ export function inputText(set: CompiledRuleSet, snap: DetectSnapshot): string | 
   if (!set.submit) return undefined;
   const m = set.submit.input.exec(new Regions(snap).text('bottom', set.submit.bottomLines));
   return m ? (m[1] ?? '').replace(/[\s\u00a0]+$/u, '').replace(/^[\s\u00a0]+/u, '') : undefined;
+}
+
+/** Whether the dialog on screen has an approving option selected (`[submit] approve`). */
+export function approvalSelected(set: CompiledRuleSet, snap: DetectSnapshot): boolean {
+  if (!set.submit?.approve.length) return false;
+  const text = new Regions(snap).text('bottom', APPROVE_LINES);
+  return set.submit.approve.some((re) => re.test(text));
 }
 
 /** The text a rule's regexes see, for debugging rules. */

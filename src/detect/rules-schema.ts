@@ -63,6 +63,9 @@ export const submitSchema = z.strictObject({
   bottom_lines: z.number().int().min(1).max(500).optional(),
   /** Text an Enter does not send to the model: a slash command, a shell escape, a completion being picked. */
   skip: patterns.default([]),
+  /** A permission dialog whose selected option approves (any matches, over the last APPROVE_LINES rows): an Enter
+   *  there starts the tool. */
+  approve: patterns.default([]),
 });
 
 export const ruleFileSchema = z.strictObject({

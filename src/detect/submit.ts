@@ -10,13 +10,31 @@
 // - no `skip` pattern of the agent's `[submit]` matches: a slash command, a shell escape, a completion being picked.
 // The detector then reads `working` while the agent catches up (SUBMIT_WINDOW_MS at most, ended by the first
 // working or blocked frame); src/detect/detector.ts holds that window.
-import { inputText, type CompiledRuleSet, type DetectSnapshot } from './engine.js';
+//
+// An Enter at a permission dialog whose selected option approves (`[submit] approve`: Claude's "❯ 1. Yes", Gemini's
+// "● 1. Allow once") starts the tool the same way: the agent erases its dialog 100-300 ms later, and with hooks no
+// hook reports an approval before the tool's own. Only once the dialog has been up for DIALOG_SETTLED_MS: Claude
+// ignores an Enter sent the instant its dialog opens (badge-lab waits 1.5 s), and a person reads a dialog first.
+// While the dialog is still drawn after it, the turn is already working; the first working frame ends the window.
+import { approvalSelected, inputText, type CompiledRuleSet, type DetectSnapshot } from './engine.js';
 import type { DetectState } from './rules-schema.js';
 
 /** How long an agent may take to show a turn it was sent (Claude's first prompt under load: 1.1 s). */
 export const SUBMIT_WINDOW_MS = 3000;
 
 const ENTER = '\r';
+
+/** A dialog up for less than this may not take an Enter yet (Claude): an approval is read only after it. */
+export const DIALOG_SETTLED_MS = 1000;
+
+export type Submission = 'prompt' | 'approve';
+
+/** What an Enter (`data`) typed now starts: a prompt, a tool's approval, or nothing the screen does not show itself. */
+export function submission(set: CompiledRuleSet, snap: DetectSnapshot, data: string, state: { state: DetectState; since: number } | undefined, restInput: string | undefined, now: number): Submission | undefined {
+  if (data !== ENTER || !state) return undefined;
+  if (state.state === 'blocked') return now - state.since >= DIALOG_SETTLED_MS && approvalSelected(set, snap) ? 'approve' : undefined;
+  return submittedPrompt(set, snap, data, state.state, restInput) === undefined ? undefined : 'prompt';
+}
 
 /** The typed text of the input box that an Enter (`data`) would send now, or undefined when it would not start a turn. */
 export function submittedPrompt(set: CompiledRuleSet, snap: DetectSnapshot, data: string, state: DetectState | undefined, restInput: string | undefined): string | undefined {

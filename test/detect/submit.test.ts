@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { createDetector, type Reading } from '../../src/detect/detector.js';
 import { inputText } from '../../src/detect/engine.js';
 import { ruleSetFor } from '../../src/detect/rules.js';
-import { SUBMIT_WINDOW_MS } from '../../src/detect/submit.js';
+import { DIALOG_SETTLED_MS, SUBMIT_WINDOW_MS } from '../../src/detect/submit.js';
 import { builtin, snap } from './support.js';
 
 const RULE = '─'.repeat(40);
@@ -113,4 +113,36 @@ test('the last turn\'s end still on screen does not end a submitted prompt\'s wi
   assert.equal(det.input('\r', screen('Please fix it'), 1400)?.state, 'working');
   assert.equal(det.update(screen('  Type your message or @path/to/file'), 1450).state, 'working');
   assert.equal(det.tick(2000), undefined);
+});
+
+const DIALOG = (selected: 1 | 2) => snap([' Bash command', '   touch x', ' Do you want to proceed?', `${selected === 1 ? ' ❯' : '  '} 1. Yes`, `${selected === 2 ? ' ❯' : '  '} 2. No`, ' Esc to cancel · Tab to amend'], { title: '✳ Claude Code' });
+
+/** A detector showing Claude's permission prompt since t=0. */
+function dialog(selected: 1 | 2) {
+  const det = createDetector(CLAUDE(), { agent: 'claude' });
+  det.update(DIALOG(selected), 0);
+  assert.equal(det.current()?.state, 'blocked');
+  return det;
+}
+
+test('an Enter on a dialog\'s approving option reads working at once and holds it while the dialog is erased', () => {
+  const det = dialog(1);
+  assert.equal(det.input('\r', DIALOG(1), DIALOG_SETTLED_MS + 10)?.state, 'working');
+  assert.equal(det.update(DIALOG(1), DIALOG_SETTLED_MS + 200).state, 'working', 'the dialog still drawn: the same dialog, answered');
+  assert.equal(det.update(SPINNER, DIALOG_SETTLED_MS + 300).state, 'working');
+});
+
+test('an Enter on "No", or on a dialog drawn a moment ago, is no approval', () => {
+  assert.equal(dialog(2).input('\r', DIALOG(2), DIALOG_SETTLED_MS + 10), undefined, '"No" selected');
+  assert.equal(dialog(1).input('\r', DIALOG(1), DIALOG_SETTLED_MS - 10), undefined, 'Claude ignores an Enter the instant its dialog opens');
+  assert.equal(dialog(1).input('\x1b', DIALOG(1), DIALOG_SETTLED_MS + 10), undefined, 'Esc');
+});
+
+test('an approval the agent never acts on ends with the window: the dialog reads blocked again', () => {
+  const det = dialog(1);
+  det.input('\r', DIALOG(1), DIALOG_SETTLED_MS);
+  let r: Reading | undefined;
+  for (let t = DIALOG_SETTLED_MS + 50; t < DIALOG_SETTLED_MS + SUBMIT_WINDOW_MS + 500 && !r; t += 50) r = det.update(DIALOG(1), t).changed ? det.current() : undefined;
+  assert.equal(r?.state, 'blocked');
+  assert.ok(r!.at >= DIALOG_SETTLED_MS + SUBMIT_WINDOW_MS);
 });
