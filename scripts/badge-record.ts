@@ -4,7 +4,7 @@
 //
 // Not in CI (it needs the agent lab). Runs badge-lab's scenario against the agent in a bare pty (castellan's own
 // spawnPty, read back through castellan's Screen), and writes gzipped JSON lines: {meta}, then in time order
-// {t, o: text} output chunks (UTF-8 decoded across chunk ends), {t, input: true} (typed text, keys),
+// {t, o: text} output chunks (UTF-8 decoded across chunk ends), {t, input: true, data} (typed text, keys),
 // {t, mark: {step, transition, want}} and, with
 // --hooks, {t, hook: event, payload: {the fields castellan's hook tables read}}. t = ms since the spawn.
 import { mkdtempSync, readFileSync, existsSync, rmSync, writeFileSync } from 'node:fs';
@@ -36,7 +36,7 @@ async function main(): Promise<void> {
   await mock.start();
   const screen = new Screen({ cols, rows, scrollback: 1000 });
   const lines: string[] = [];
-  const inputs: number[] = [];
+  const inputs: Array<{ t: number; data: string }> = [];
   const t0 = Date.now();
   const rel = (t: number) => t - t0;
   const decoder = new StringDecoder('utf8');
@@ -54,8 +54,8 @@ async function main(): Promise<void> {
   const term: Term = {
     text: async () => screen.snapshot().lines.join('\n'),
     // castellan's panes note typed input (noteInput), so its echo is not the agent's activity: so does the replay.
-    type: async (text) => { inputs.push(Date.now()); p.write(text); },
-    key: async (name) => { const t = Date.now(); inputs.push(t); p.write(KEYS[name]); return t; },
+    type: async (text) => { inputs.push({ t: Date.now(), data: text }); p.write(text); },
+    key: async (name) => { const t = Date.now(); inputs.push({ t, data: KEYS[name] }); p.write(KEYS[name]); return t; },
   };
   try {
     const marks = await runScenario(agent, term, mock, (m) => process.stderr.write(`[rec ${agent}] ${m}\n`));
@@ -64,7 +64,8 @@ async function main(): Promise<void> {
     p.write('\r');
     await sleep(1500);
     const events = [...lines.map((l) => ({ t: (JSON.parse(l) as { t: number }).t, line: l }))];
-    for (const t of inputs) events.push({ t: rel(t), line: JSON.stringify({ t: rel(t), input: true }) });
+    // What was typed, too: an Enter into an idle pane with typed text is a turn's start (src/detect/submit.ts).
+    for (const { t, data } of inputs) events.push({ t: rel(t), line: JSON.stringify({ t: rel(t), input: true, data }) });
     for (const m of marks) events.push({ t: rel(m.t), line: JSON.stringify({ t: rel(m.t), mark: { step: m.step, transition: m.transition, want: m.want } }) });
     if (existsSync(hookFile)) {
       for (const l of readFileSync(hookFile, 'utf8').trim().split('\n').filter(Boolean)) {

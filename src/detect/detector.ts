@@ -12,9 +12,10 @@
 //   to assume the slowest agent on the busiest machine. The hold is clamped to [minSettleMs, holdMs[state]].
 // - cost: update() runs the engine only on dirty frames; tick() re-uses the last match (no regex) and
 //   nextTickAt() says when a tick could change anything (undefined for a settled pane: no timer at all).
-import { evaluate, type CompiledRuleSet, type DetectSnapshot, type Match } from './engine.js';
+import { evaluate, inputText, type CompiledRuleSet, type DetectSnapshot, type Match } from './engine.js';
 import type { DetectState } from './rules-schema.js';
 import { DEFAULT_HOOK_GRACE_MS, hookOverridden, type HookReport } from './hook-confirm.js';
+import { SUBMIT_WINDOW_MS, submission, type Submission } from './submit.js';
 
 export interface DetectorTunables {
   /** A screen change within this window is "recent": activity that makes a non-busy rule `working`. */
@@ -77,6 +78,9 @@ export interface UpdateInfo {
 export interface Detector {
   /** A new snapshot of a dirty pane. Always returns the current reading (check `changed`). */
   update(snap: DetectSnapshot, now: number, info?: UpdateInfo): Reading;
+  /** Input typed into the pane (`snap`: the screen as it was typed into). An Enter that submits a prompt reads
+   *  `working` at once (src/detect/submit.ts); returns that reading, or undefined when the input means nothing here. */
+  input(data: string, snap: DetectSnapshot, now: number): Reading | undefined;
   /** Time passed with no new snapshot: returns a reading only when the reported state changed. */
   tick(now: number): Reading | undefined;
   /** When tick() could change the reading; undefined when nothing is pending (no timer needed). */
@@ -156,6 +160,8 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
   let timed = false;
   let prevSnap: DetectSnapshot | undefined;
   const beats: number[] = []; // recent gaps between repaints while a turn ran
+  let restInput: string | undefined; // the input box's text when the pane came to rest (a placeholder, a prompt left there)
+  let submitted: { at: number; kind: Submission } | undefined; // an Enter sent a prompt or approved: working until the agent shows it
 
   const active = (now: number) => now - lastActivity < tun.recentMs;
 
@@ -189,9 +195,24 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     };
   }
 
+  /**
+   * While a submitted prompt waits for the agent to show its turn, the screen still shows the idle input box (or the
+   * last turn's end, or a half-drawn frame): the turn has started all the same. The first working or blocked frame
+   * is the agent catching up, and the window ends.
+   */
+  function whileSubmitted(c: Candidate, now: number): Candidate {
+    if (!submitted) return c;
+    // after an approval the dialog stays drawn until the agent erases it: still the same dialog, not a new one
+    if (now - submitted.at >= SUBMIT_WINDOW_MS || c.state === 'working' || (c.state === 'blocked' && submitted.kind === 'prompt')) {
+      submitted = undefined;
+      return c;
+    }
+    return { state: 'working', rule: submitted.kind === 'prompt' ? 'submitted' : 'enter-approved', plain: true, busy: false, timed: false, holdMs: 0 };
+  }
+
   /** Feeds the candidate into the debounce; returns the reading and whether the state changed. */
   function step(now: number): Reading {
-    const cand = classify(set, lastMatch, active(now));
+    const cand = whileSubmitted(classify(set, lastMatch, active(now)), now);
     timed = cand.timed;
     if (reported && cand.state === reported.state) {
       pending = undefined;
@@ -209,6 +230,7 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
     if (now - pending.since >= pending.hold) {
       reported = toReading(cand, pending.since, now, true, pending.definitive);
       pending = undefined;
+      if (reported.state === 'idle' || reported.state === 'done') restInput = prevSnap && inputText(set, prevSnap);
       return reported;
     }
     return reported ? { ...reported, at: now, changed: false } : toReading({ ...cand, state: 'unknown', rule: undefined, plain: false, busy: false }, now, now, false, false);
@@ -230,6 +252,15 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
       }
       seen = true;
       lastMatch = evaluate(set, snap);
+      const r = step(now);
+      // the box drawn a frame after the rest began: what it holds then is still the agent's, not typed
+      if (restInput === undefined && (r.state === 'idle' || r.state === 'done') && !info.input) restInput = inputText(set, snap);
+      return r;
+    },
+    input(data, snap, now) {
+      const kind = seen ? submission(set, snap, data, reported, restInput, now) : undefined;
+      if (!kind) return undefined;
+      submitted = { at: now, kind };
       return step(now);
     },
     tick(now) {
@@ -243,6 +274,7 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
       const times: number[] = [];
       if (pending) times.push(pending.since + pending.hold);
       if (timed) times.push(lastActivity + tun.recentMs);
+      if (submitted) times.push(submitted.at + SUBMIT_WINDOW_MS);
       return times.length ? Math.min(...times) : undefined;
     },
     current() { return reported; },

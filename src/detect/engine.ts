@@ -1,6 +1,6 @@
 // Pure rule engine: compiles a rule set's regexes once, then maps a screen snapshot to the state of the best rule.
 import { compileLinear, type Pattern } from '../platform/linear-regex.js';
-import { DEFAULT_BOTTOM_LINES, type DetectState, type Fallback, type Region, type Rule } from './rules-schema.js';
+import { DEFAULT_BOTTOM_LINES, type DetectState, type Fallback, type Region, type Rule, type Submit } from './rules-schema.js';
 
 /** What detection reads: a plain-text view of the visible screen (src/server/screen.ts snapshot()). */
 export interface DetectSnapshot {
@@ -34,8 +34,22 @@ export interface CompiledRule {
   source: string;
 }
 
+/** The agent's input box (rule file `[submit]`): group 1 of `input` is its text. */
+export interface CompiledSubmit {
+  input: RegExp;
+  bottomLines: number;
+  skip: readonly RegExp[];
+  approve: readonly RegExp[];
+}
+
+/** How many non-blank bottom rows a `[submit] approve` pattern reads (a dialog with its options and footer). */
+export const APPROVE_LINES = 24;
+
 export interface CompiledRuleSet {
   agent: string;
+  submit?: CompiledSubmit;
+  /** Rule file `late_hooks`. */
+  lateHooks?: boolean;
   /** Sorted: priority descending, then file order. */
   rules: readonly CompiledRule[];
   fallback: Fallback;
@@ -83,6 +97,20 @@ export interface RuleSetInput {
   bottomLines?: number;
   fallback?: Fallback;
   verified?: string;
+  /** Built-in files only: its regex needs a capture group, which linear-time user patterns do not offer. */
+  submit?: Submit;
+  lateHooks?: boolean;
+}
+
+function compileSubmit(input: RuleSetInput, problems: RuleProblem[]): CompiledSubmit | undefined {
+  const s = input.submit;
+  if (!s) return undefined;
+  try {
+    return { input: compilePattern(s.input), bottomLines: s.bottom_lines ?? input.bottomLines ?? DEFAULT_BOTTOM_LINES, skip: s.skip.map(compilePattern), approve: s.approve.map(compilePattern) };
+  } catch (err) {
+    problems.push({ rule: 'submit', source: input.agent, message: `bad regex: ${(err as Error).message}` });
+    return undefined;
+  }
 }
 
 /** Compiles every enabled rule; a rule with a bad regex is dropped and reported, never thrown. */
@@ -108,8 +136,9 @@ export function compileRuleSet(input: RuleSetInput): { set: CompiledRuleSet; pro
   compiled.sort((a, b) => b.priority - a.priority || a.order - b.order);
   const rules = compiled.map(({ order: _o, ...r }) => r);
   const sources = [...new Set(input.rules.map((r) => r.source))];
+  const submit = compileSubmit(input, problems);
   return {
-    set: { agent: input.agent, rules, fallback: input.fallback ?? DEFAULT_FALLBACK, verified: input.verified, sources },
+    set: { agent: input.agent, ...(submit ? { submit } : {}), ...(input.lateHooks ? { lateHooks: true } : {}), rules, fallback: input.fallback ?? DEFAULT_FALLBACK, verified: input.verified, sources },
     problems,
   };
 }
@@ -171,6 +200,20 @@ export function evaluate(set: CompiledRuleSet, snap: DetectSnapshot): Match | un
 export function explain(set: CompiledRuleSet, snap: DetectSnapshot): Match[] {
   const regions = new Regions(snap);
   return set.rules.filter((rule) => holds(rule, regions.text(rule.region, rule.bottomLines), snap.title)).map(toMatch);
+}
+
+/** The text in the agent's input box (its first row, trimmed), or undefined when no input box shows. */
+export function inputText(set: CompiledRuleSet, snap: DetectSnapshot): string | undefined {
+  if (!set.submit) return undefined;
+  const m = set.submit.input.exec(new Regions(snap).text('bottom', set.submit.bottomLines));
+  return m ? (m[1] ?? '').replace(/[\s\u00a0]+$/u, '').replace(/^[\s\u00a0]+/u, '') : undefined;
+}
+
+/** Whether the dialog on screen has an approving option selected (`[submit] approve`). */
+export function approvalSelected(set: CompiledRuleSet, snap: DetectSnapshot): boolean {
+  if (!set.submit?.approve.length) return false;
+  const text = new Regions(snap).text('bottom', APPROVE_LINES);
+  return set.submit.approve.some((re) => re.test(text));
 }
 
 /** The text a rule's regexes see, for debugging rules. */

@@ -48,7 +48,7 @@ const CORRECTS: Partial<Record<DetectState, Partial<Record<DetectState, 'any' | 
  * The time from which `reading` overrides `hook`, or undefined when it never does (weak, same state, or a
  * change the screen may not make). castellan's detection loop applies it with `overrideHook`.
  */
-export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookReport | undefined, graceMs = DEFAULT_HOOK_GRACE_MS, lastInputAt = Number.NEGATIVE_INFINITY): number | undefined {
+export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookReport | undefined, graceMs = DEFAULT_HOOK_GRACE_MS, lastInputAt = Number.NEGATIVE_INFINITY, lateHooks = false): number | undefined {
   if (!reading || !hook || !reading.plain || reading.state === hook.state) return undefined;
   const how = CORRECTS[hook.state]?.[reading.state];
   if (!how) return undefined;
@@ -71,13 +71,15 @@ export function hookOverrideAt(reading: ScreenReading | undefined, hook: HookRep
   }
   // A dialog on screen since before a hook's "working", with no key pressed since it was drawn: the hook reports
   // an event from before the dialog (pi draws its gate 0.1 s after the prompt, its agent_start hook lands 0.2-1 s
-  // later); only a key answers a dialog. After a key the hook may be the approval, ahead of the redraw: a grace.
-  if (reading.state === 'blocked' && hook.state === 'working' && reading.definitive && lastInputAt < reading.since) return Math.max(reading.since, hook.at);
+  // later); only a key answers a dialog. After a key the hook may be the approval, ahead of the redraw: a grace;
+  // unless the agent's hooks land late (pi: its tool_call hook arrived 160 ms after an Esc at its gate, while the
+  // dialog still showed, and the badge went blocked → working → done): then the redraw answers it.
+  if (reading.state === 'blocked' && hook.state === 'working' && reading.definitive && (lastInputAt < reading.since || lateHooks)) return Math.max(reading.since, hook.at);
   return Math.max(reading.since, hook.at) + (reading.state === 'blocked' ? Math.min(graceMs, BLOCKED_GRACE_MS) : graceMs);
 }
 
 /** Whether `reading` overrides `hook` at `now`. */
-export function hookOverridden(reading: ScreenReading | undefined, hook: HookReport | undefined, now: number, graceMs = DEFAULT_HOOK_GRACE_MS, lastInputAt?: number): boolean {
-  const at = hookOverrideAt(reading, hook, graceMs, lastInputAt);
+export function hookOverridden(reading: ScreenReading | undefined, hook: HookReport | undefined, now: number, graceMs = DEFAULT_HOOK_GRACE_MS, lastInputAt?: number, lateHooks = false): boolean {
+  const at = hookOverrideAt(reading, hook, graceMs, lastInputAt, lateHooks);
   return at !== undefined && now >= at;
 }

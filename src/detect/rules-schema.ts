@@ -56,6 +56,18 @@ export const fallbackSchema = z.strictObject({
   still: z.enum(DETECT_STATES).default('unknown'),
 });
 
+/** How to read the agent's input box, so that an Enter typed into an idle pane is known for a submitted prompt (src/detect/submit.ts). */
+export const submitSchema = z.strictObject({
+  /** Regex over the bottom rows (JavaScript syntax; built-in files only): capture group 1 is the input box's text. */
+  input: z.string().max(2000),
+  bottom_lines: z.number().int().min(1).max(500).optional(),
+  /** Text an Enter does not send to the model: a slash command, a shell escape, a completion being picked. */
+  skip: patterns.default([]),
+  /** A permission dialog whose selected option approves (any matches, over the last APPROVE_LINES rows): an Enter
+   *  there starts the tool. */
+  approve: patterns.default([]),
+});
+
 export const ruleFileSchema = z.strictObject({
   agent: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'lower-case letters, digits, "_" or "-"'),
   description: z.string().max(1000).optional(),
@@ -66,7 +78,13 @@ export const ruleFileSchema = z.strictObject({
   bottom_lines: z.number().int().min(1).max(500).default(DEFAULT_BOTTOM_LINES),
   fallback: fallbackSchema.optional(),
   rules: z.array(z.unknown()).max(200).default([]),
+  submit: submitSchema.optional(),
+  /** The agent does not wait for its hooks (pi's extension spawns them and goes on): their reports land 0.2-1.5 s
+   *  after the event, so a hook's "working" never outranks a dialog on screen, keys or not; the screen shows the
+   *  answer to a dialog itself (src/detect/hook-confirm.ts). */
+  late_hooks: z.boolean().default(false),
 });
 
 export type RuleFile = z.output<typeof ruleFileSchema>;
 export type Fallback = z.output<typeof fallbackSchema>;
+export type Submit = z.output<typeof submitSchema>;

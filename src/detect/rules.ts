@@ -7,7 +7,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTomlRecovering } from '../config/toml.js';
 import { compileRuleSet, type CompiledRuleSet } from './engine.js';
-import { ruleFileSchema, ruleSchema, type Fallback, type Rule } from './rules-schema.js';
+import { ruleFileSchema, ruleSchema, type Fallback, type Rule, type Submit } from './rules-schema.js';
 
 export interface DetectDiagnostic {
   severity: 'error' | 'warning';
@@ -45,6 +45,8 @@ interface ParsedFile {
   bottomLines: number;
   fallback?: Fallback;
   verified?: string;
+  submit?: Submit;
+  lateHooks: boolean;
   rules: Rule[];
 }
 
@@ -78,7 +80,7 @@ export function parseRuleFile(text: string, file: string, diags: DetectDiagnosti
     ids.add(r.data.id);
     rules.push(r.data);
   });
-  return { agent: f.agent, replace: f.replace, bottomLines: f.bottom_lines, fallback: f.fallback, verified: f.verified, rules };
+  return { agent: f.agent, replace: f.replace, bottomLines: f.bottom_lines, fallback: f.fallback, verified: f.verified, ...(f.submit ? { submit: f.submit } : {}), lateHooks: f.late_hooks, rules };
 }
 
 function readRuleFiles(dir: string, diags: DetectDiagnostic[]): Array<{ file: string; parsed: ParsedFile }> {
@@ -104,7 +106,7 @@ function readRuleFiles(dir: string, diags: DetectDiagnostic[]): Array<{ file: st
   return out;
 }
 
-interface Layer { bottomLines: number; fallback?: Fallback; verified?: string; rules: Array<{ rule: Rule; source: string; linear?: boolean }> }
+interface Layer { bottomLines: number; fallback?: Fallback; verified?: string; submit?: Submit; lateHooks: boolean; rules: Array<{ rule: Rule; source: string; linear?: boolean }> }
 
 /** Merges a user file into an agent's layer: same id replaces in place, new ids are appended. */
 function merge(base: Layer | undefined, file: string, f: ParsedFile, linear = false): Layer {
@@ -118,6 +120,9 @@ function merge(base: Layer | undefined, file: string, f: ParsedFile, linear = fa
     bottomLines: f.replace || !base ? f.bottomLines : base.bottomLines,
     fallback: f.fallback ?? (f.replace ? undefined : base?.fallback),
     verified: f.replace || !base ? f.verified : base.verified,
+    // A user file's input box is not read (its regex needs a capture group; user patterns are linear-time RE2 tests).
+    submit: linear ? (f.replace ? undefined : base?.submit) : f.submit,
+    lateHooks: f.lateHooks || (!f.replace && !!base?.lateHooks),
     rules,
   };
 }
@@ -137,11 +142,14 @@ export function loadRules(opts: LoadRulesOptions = {}): LoadedRules {
   for (const { file, parsed } of readRuleFiles(builtinDir, diagnostics)) layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed));
   if (!layers.has(GENERIC_AGENT)) diagnostics.push({ severity: 'error', file: builtinDir, message: `no ${GENERIC_AGENT}.toml: unknown programs get no rules` });
   if (opts.userDir) {
-    for (const { file, parsed } of readRuleFiles(opts.userDir, diagnostics)) layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed, true));
+    for (const { file, parsed } of readRuleFiles(opts.userDir, diagnostics)) {
+      if (parsed.submit) diagnostics.push({ severity: 'warning', file, message: '[submit] is read from built-in rule files only; ignored' });
+      layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed, true));
+    }
   }
   const sets = new Map<string, CompiledRuleSet>();
   for (const [agent, layer] of layers) {
-    const { set, problems } = compileRuleSet({ agent, rules: layer.rules, bottomLines: layer.bottomLines, fallback: layer.fallback, verified: layer.verified });
+    const { set, problems } = compileRuleSet({ agent, rules: layer.rules, bottomLines: layer.bottomLines, fallback: layer.fallback, verified: layer.verified, submit: layer.submit, lateHooks: layer.lateHooks });
     for (const p of problems) diagnostics.push({ severity: 'error', file: p.source, message: `rule "${p.rule}": ${p.message}; rule ignored` });
     sets.set(agent, set);
   }

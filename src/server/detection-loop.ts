@@ -108,9 +108,23 @@ export class DetectionLoop {
     return p;
   }
 
-  noteInput(id: string): void {
+  /**
+   * Input reached the pane (`data`: the bytes typed, when they are keys). An Enter that submits a prompt is the
+   * turn's start, reported now rather than when the agent redraws (src/detect/submit.ts).
+   */
+  noteInput(id: string, data?: string): void {
     const p = this.panes.get(id);
-    if (p) p.lastInputAt = this.clock.now();
+    if (!p) return;
+    const now = this.clock.now();
+    p.lastInputAt = now;
+    const rt = data === undefined ? undefined : this.host.runtime(id);
+    if (!rt || rt.exited) return;
+    try {
+      const reading = p.detector.input(data!, rt.screen.snapshot(), now);
+      if (reading) this.apply(id, p, reading);
+    } catch (err) {
+      this.host.log(`detect ${id}: ${(err as Error).stack ?? err}`);
+    }
   }
 
   paneDirty(id: string): void {
@@ -133,7 +147,7 @@ export class DetectionLoop {
     const cur = p?.detector.current();
     if (!p || !cur) return false;
     const now = this.clock.now();
-    const at = hookOverrideAt(cur, { state, at: now }, undefined, p.lastInputAt);
+    const at = hookOverrideAt(cur, { state, at: now }, undefined, p.lastInputAt, p.detector.rules.lateHooks);
     return at !== undefined && at <= now && cur.since < now;
   }
 
@@ -218,7 +232,7 @@ export class DetectionLoop {
     if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
     const hook = pane.agent.hook;
     const cur = p.detector.current();
-    const overrideAt = hook ? hookOverrideAt(cur, { state: hook.state, at: hook.at }, undefined, p.lastInputAt) : undefined;
+    const overrideAt = hook ? hookOverrideAt(cur, { state: hook.state, at: hook.at }, undefined, p.lastInputAt, p.detector.rules.lateHooks) : undefined;
     if (overrideAt !== undefined && now >= overrideAt) {
       this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: cur!.state, rule: `${cur!.rule ?? 'screen'} (hook report went stale)`, overrideHook: true });
     }
@@ -231,7 +245,7 @@ export class DetectionLoop {
     p.timer = undefined;
     let at = p.detector.nextTickAt();
     const hook = this.host.state().panes[id]?.agent.hook;
-    const staleAt = hook ? hookOverrideAt(p.detector.current(), { state: hook.state, at: hook.at }, undefined, p.lastInputAt) : undefined;
+    const staleAt = hook ? hookOverrideAt(p.detector.current(), { state: hook.state, at: hook.at }, undefined, p.lastInputAt, p.detector.rules.lateHooks) : undefined;
     if (staleAt !== undefined) at = at === undefined ? staleAt : Math.min(at, staleAt);
     if (at === undefined) return;
     p.timer = this.clock.setTimeout(() => {

@@ -341,7 +341,7 @@ export class ServerSession implements SessionApi {
     const rt = this.runtimes.get(pane);
     if (!rt || !this.st.panes[pane]) throw new ApiError('pane_not_found', `no pane ${pane}`);
     if (rt.exited) throw new ApiError('pane_gone', `pane ${pane} has exited`);
-    this.detection.noteInput(pane);
+    this.detection.noteInput(pane, opts.paste ? undefined : data);
     rt.input(opts.paste ? { kind: 'paste', text: data } : { kind: 'data', data });
   }
 
@@ -405,7 +405,7 @@ export class ServerSession implements SessionApi {
       if (msg.kind === 'data' && /[\rq]/.test(msg.data)) this.safeDispatch({ type: 'pane.close', pane: w.active });
       return;
     }
-    this.detection.noteInput(w.active);
+    this.detection.noteInput(w.active, msg.kind === 'data' ? msg.data : undefined);
     rt.input(msg);
     if (msg.kind === 'data' || msg.kind === 'paste') for (const id of syncedPanes(w)) this.runtimes.get(id)?.input(msg);
   }

@@ -16,12 +16,15 @@ const ASYNC_HOOKS = new Set(['pi']);
 const REST = new Set(['idle', 'done']);
 const shows = (s: string, want: Mark['want']) => (want === 'rest' ? REST.has(s) : s === want);
 
-/** The first badge event showing the mark's state after `from` (or the badge already showing it), before the next mark. */
+/**
+ * The first badge event showing the mark's state after `from` (or the badge already showing it: changed to it since
+ * the mark, as an Enter's prompt does before the agent draws it, or holding it until the next mark), before the next mark.
+ */
 function arrival(r: Replay, m: Mark, from: number): number | undefined {
   const i = r.marks.indexOf(m);
   const until = r.marks.slice(i + 1).find((n) => n.want !== m.want)?.t ?? r.end;
   const before = r.events.filter((e) => e.ts <= from).pop();
-  if (before && shows(before.new, m.want) && !r.events.some((e) => e.ts > from && e.ts < until && !shows(e.new, m.want))) return from;
+  if (before && shows(before.new, m.want) && (before.ts >= m.t || !r.events.some((e) => e.ts > from && e.ts < until && !shows(e.new, m.want)))) return from;
   return r.events.find((e) => e.ts >= from && e.ts < until && shows(e.new, m.want))?.ts;
 }
 

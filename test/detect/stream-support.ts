@@ -21,7 +21,7 @@ export const STREAMS = fileURLToPath(new URL('../fixtures/streams/', import.meta
 
 type Rec =
   | { t: number; o: string }
-  | { t: number; input: true }
+  | { t: number; input: true; data?: string }
   | { t: number; mark: { step: string; transition: string; want: Mark['want'] } }
   | { t: number; hook: string; payload: Record<string, unknown> };
 
@@ -98,6 +98,7 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
   const frames: Array<{ t: number; state: string }> = [];
   const marks: Mark[] = [];
   const table = HARNESS_TABLES[meta.agent as AgentName];
+  const keys = keysOf(recs);
   try {
     for (const r of recs) {
       clock.advance(r.t);
@@ -108,7 +109,7 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
         const m = evaluate(set, screen.snapshot());
         frames.push({ t: r.t, state: m ? (m.state === 'working' && !m.busy ? 'working?' : m.state) : 'none' });
       } else if ('input' in r) {
-        loop.noteInput(PANE);
+        loop.noteInput(PANE, keys.get(r));
       } else if ('mark' in r) {
         marks.push({ t: r.t, ...r.mark });
       } else if (opts.hooks && table) {
@@ -132,6 +133,20 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
     loop.dispose();
     screen.dispose();
   }
+}
+
+/**
+ * What each input record typed. Newer recordings say (`data`); older ones recorded only the time, but the driver's
+ * keys are its marks' times (badge-lab's runScenario marks the time `key()` returned): an Enter for a prompt or an
+ * approval, an Escape for an interrupt or a rejection. Any other input there was typed text (or Claude's C-u).
+ */
+function keysOf(recs: Rec[]): Map<Rec, string> {
+  const KEY: Record<string, string> = { prompt: '\r', approve: '\r', interrupt: '\x1b', reject: '\x1b' };
+  const at = new Map<number, string>();
+  for (const r of recs) if ('mark' in r) { const k = KEY[r.mark.transition.split('→')[0]]; if (k) at.set(r.t, k); }
+  const out = new Map<Rec, string>();
+  for (const r of recs) if ('input' in r) out.set(r, r.data ?? at.get(r.t) ?? 'text');
+  return out;
 }
 
 const REST = new Set(['idle', 'done']);
