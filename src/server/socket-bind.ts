@@ -24,6 +24,8 @@ export class SocketClaimError extends Error {
 
 /** A lock older than this is treated as left over even if its pid is alive (the pid may have been reused). */
 const LOCK_STALE_MS = 30_000;
+/** How long a starter waits for a socket that takes connections without answering (a server still exiting, or a hung one). */
+const SETTLE_WAIT_MS = 10_000;
 /** How long a starter waits for another one to finish starting. */
 const LOCK_WAIT_MS = 20_000;
 
@@ -164,19 +166,19 @@ function unlock(lock: string): void {
 
 /** Refuses when something other than a dead socket is at the path; returns the dead socket's stats, or null for nothing there. */
 async function deadOrNothing(path: string): Promise<Stats | null> {
-  const deadline = Date.now() + LOCK_WAIT_MS;
+  const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     const st = lstatOrNull(path);
     if (!st) return null;
     if (!st.isSocket()) throw new SocketClaimError('EUNSAFE', `${path} exists and is not a socket; castellan leaves it alone (move it away, or set CASTELLAN_SOCKET)`);
     const probe = await probePath(path);
     if (probe === 'missing') continue;
-    // A server still exiting (kill -9 of a big one): it refuses connections once its process is gone.
-    if (probe === 'closing' && Date.now() < deadline) continue;
+    // A server still exiting (kill -9 of a big one) takes connections without answering, then refuses them once its
+    // process is gone; from the socket alone it looks hung until then, so both are waited out a while.
+    if ((probe === 'closing' || probe === 'hung') && Date.now() < deadline) continue;
     if (probe === 'closing') throw new SocketClaimError('EALREADY', `a server on ${path} closes every connection unanswered; is it stopping? (not replacing it)`);
     if (probe === 'live') throw new SocketClaimError('EALREADY', `a server is already running on ${path}`);
-    // Connected and not closed: a server too busy to answer within a second is still a server.
-    if (probe === 'hung') throw new SocketClaimError('EALREADY', `a server is already running on ${path} (it did not answer within a second; is it hung?)`);
+    if (probe === 'hung') throw new SocketClaimError('EALREADY', `a server is already running on ${path} (it has not answered for ${SETTLE_WAIT_MS / 1000} s; is it hung?)`);
     if (probe === 'other') throw new SocketClaimError('EUNSAFE', `${path} is a socket castellan cannot connect to; castellan leaves it alone`);
     return st;
   }
