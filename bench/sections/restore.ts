@@ -96,7 +96,15 @@ async function endToEnd(b: BenchEnv) {
     const child = spawn(process.execPath, [join(b.root, 'bin', 'castellan.js'), 'server', 'start', '--foreground', '--cols', '202', '--rows', '53'], { cwd: home, env, stdio: ['ignore', fd, fd], detached: true });
     closeSync(fd);
     pids.add(child.pid!);
-    const api = await waitUntil(() => Ndjson.connect(socket, 500).catch(() => undefined), 'the restore bench server', 15_000, 10);
+    // A connection counts once the server answers on it: right after kill -9 the dying server's socket still takes
+    // connections (into the kernel's backlog) while its memory is torn down, then resets them ("connection closed").
+    const api = await waitUntil(async () => {
+      const c = await Ndjson.connect(socket, 500).catch(() => undefined);
+      if (!c) return undefined;
+      const ok = await c.request('ping', {}, 2000).then(() => true, () => false);
+      if (!ok) c.close();
+      return ok ? c : undefined;
+    }, 'the restore bench server', 15_000, 10);
     return { pid: child.pid!, api };
   };
   let stage = 'start';

@@ -5,7 +5,7 @@ import { panesOf } from '../core/layout.js';
 import type { PaneState, State } from '../core/types.js';
 import { identify } from '../detect/identify.js';
 import { readPaneProcesses } from '../platform/proc.js';
-import { HistoryPacker } from './history.js';
+import { PaneHistory, type HistorySource } from './history-pieces.js';
 import { LIMITS, sessionIdSchema, SNAPSHOT_VERSION, type PaneSnapshot, type Snapshot } from './schema.js';
 
 /** What capture needs of one live pane. */
@@ -13,7 +13,7 @@ export interface LivePane {
   readonly exited: boolean;
   readonly lastOutputAt: number;
   readonly size: { cols: number; rows: number };
-  readonly screen: { lineCount(): number; readRange(from: number, to: number, ansi: boolean): string[] };
+  readonly screen: HistorySource;
   readonly pty?: { readonly pid: number; cwd(): string | undefined; foregroundPid(): number | undefined };
 }
 
@@ -57,9 +57,6 @@ async function claudeSessionFromFiles(home: string, cwd: string, since: number):
 
 const SESSION_FILES: Record<string, (home: string, cwd: string, since: number) => Promise<string | undefined>> = { claude: claudeSessionFromFiles };
 
-/** Lines serialised between two yields to the event loop. */
-const SLICE = 100;
-
 interface HistoryCache {
   key: string;
   b64: string;
@@ -70,6 +67,8 @@ export class Capture {
   /** The last agent session id seen per pane: a hook report is kept after the badge moves on (reset, heuristics). */
   private readonly ids = new Map<string, { agent: string; id: string }>();
   private readonly history = new Map<string, HistoryCache>();
+  /** Each pane's kept history pieces (for the runtime they were read from). */
+  private readonly pieces = new Map<string, { rt: LivePane; packer: PaneHistory }>();
 
   constructor(private readonly h: CaptureHost) {}
 
@@ -81,6 +80,7 @@ export class Capture {
     }
     for (const id of this.ids.keys()) if (!st.panes[id]) this.ids.delete(id);
     for (const id of this.history.keys()) if (!st.panes[id]) this.history.delete(id);
+    for (const id of this.pieces.keys()) if (!st.panes[id]) this.pieces.delete(id);
   }
 
   private async pane(p: PaneState): Promise<PaneSnapshot> {
@@ -129,32 +129,26 @@ export class Capture {
     return base;
   }
 
-  /** History is serialised again only for panes that printed something since the last snapshot. */
+  /** History is packed again only for panes that printed something since the last snapshot, and then only its newest lines (history-pieces.ts). */
   private async historyOf(id: string, rt: LivePane): Promise<Pick<PaneSnapshot, 'history' | 'historyLines'>> {
     const want = this.h.historyLines();
     if (want <= 0) return {};
-    const key = `${rt.lastOutputAt}:${rt.size.cols}x${rt.size.rows}:${want}`;
+    const size = `${rt.size.cols}x${rt.size.rows}`;
+    const key = `${rt.lastOutputAt}:${size}:${want}`;
     const cached = this.history.get(id);
     if (cached?.key === key) return { history: cached.b64, historyLines: cached.lines };
-    // In slices, yielding between them: serialising 10 000 styled lines at once stalls the loop for half a second under load.
-    // Each slice goes to gzip at once, so the pane's lines never pile up as strings.
-    const end = rt.screen.lineCount();
-    const packer = new HistoryPacker();
-    let b64: string;
-    try {
-      for (let y = Math.max(0, end - want); y < end; y += SLICE) {
-        await packer.add(rt.screen.readRange(y, Math.min(end, y + SLICE), true));
-        await new Promise((r) => setImmediate(r));
-        // The pane closed meanwhile (its screen is disposed): nothing to keep.
-        if (this.h.pane(id) !== rt) return {};
-      }
-      b64 = await packer.end();
-    } finally {
-      packer.abort();
+    let ph = this.pieces.get(id);
+    if (!ph || ph.rt !== rt) {
+      ph = { rt, packer: new PaneHistory(() => this.h.pane(id) === rt) };
+      this.pieces.set(id, ph);
     }
+    // In slices, yielding between them: serialising 10 000 styled lines at once stalls the loop for half a second under load.
+    const r = await ph.packer.pack(rt.screen, want, size);
+    if (!r) return {};
+    const b64 = r.gz.toString('base64');
     if (b64.length > LIMITS.historyB64Chars) return {};
-    this.history.set(id, { key, b64, lines: packer.lines });
-    return { history: b64, historyLines: packer.lines };
+    this.history.set(id, { key, b64, lines: r.lines });
+    return { history: b64, historyLines: r.lines };
   }
 
   /** The whole snapshot; yields to the event loop between panes so a big session never stalls keystrokes. */

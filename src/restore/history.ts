@@ -1,60 +1,93 @@
-// Pane history on disk: lines gzipped off the event loop (zlib's thread pool), and read back with a hard cap on the inflated size.
+// Pane history on disk: lines gzipped (long ones off the event loop, in zlib's thread pool), and read back with a hard cap on the inflated size.
 import { once } from 'node:events';
-import { createGzip, gunzip } from 'node:zlib';
+import { createGzip, gunzip, gzipSync, type Gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { LIMITS } from './schema.js';
 
 const gunzipAsync = promisify(gunzip);
 
+/** Below this many bytes of text a packer never starts a stream: one small synchronous deflate at the end costs less (~0.1 ms). */
+const EAGER_BYTES = 32 * 1024;
+
 /**
- * A pane's history for the snapshot (its lines joined by newlines, gzipped), fed a slice of lines at a time: its
+ * Part of a pane's history for the snapshot (its lines joined by newlines, gzipped), fed a slice of lines at a time:
  * 10 000 styled lines never sit in memory together as strings (they would outlive enough collections to reach the
  * old generation and stay there, tens of MB of garbage, until a full collection, which a quiet server may not run
- * for minutes). Trailing blank lines are dropped.
+ * for minutes). Trailing blank lines are dropped unless `keepBlanks` (a piece with more history after it). A short
+ * history never starts a gzip stream (each one cost a snapshot of almost-empty panes ~2 ms per pane, and the zlib
+ * state it allocates); its text is deflated once at the end.
  */
 export class HistoryPacker {
-  private readonly gz = createGzip({ level: 6 });
+  private gz?: Gzip;
   private readonly out: Buffer[] = [];
-  private readonly done: Promise<unknown>;
+  private done?: Promise<unknown>;
+  /** Text not handed to zlib yet (all of it, for a short history). */
+  private held: Buffer[] = [];
+  private heldBytes = 0;
   /** Blank lines not written yet: written before the next line that is not blank, dropped at the end. */
   private blanks: string[] = [];
   /** Lines written. */
   lines = 0;
+  /** Index of the last line written that is not blank (-1: none). */
+  lastText = -1;
 
-  constructor() {
-    this.gz.on('data', (b: Buffer) => this.out.push(b));
-    this.done = once(this.gz, 'end');
-    // Awaited by end(); a capture that stopped early (its pane closed) must not leave an unhandled rejection.
-    this.done.catch(() => undefined);
-  }
+  constructor(private readonly o: { keepBlanks?: boolean } = {}) {}
 
   /** Adds lines; resolves once zlib has taken them. */
   async add(lines: readonly string[]): Promise<void> {
     const parts: string[] = [];
     for (const l of lines) {
       if (!l.trim()) {
-        this.blanks.push(l);
+        if (this.o.keepBlanks) parts.push(l);
+        else this.blanks.push(l);
         continue;
       }
       parts.push(...this.blanks, l);
       this.blanks = [];
+      this.lastText = this.lines + parts.length - 1;
     }
     if (!parts.length) return;
-    const text = (this.lines ? '\n' : '') + parts.join('\n');
+    const buf = Buffer.from((this.lines ? '\n' : '') + parts.join('\n'), 'utf8');
     this.lines += parts.length;
-    if (!this.gz.write(Buffer.from(text, 'utf8'))) await once(this.gz, 'drain');
+    if (!this.gz) {
+      this.held.push(buf);
+      this.heldBytes += buf.length;
+      if (this.heldBytes < EAGER_BYTES) return;
+      this.start();
+      return;
+    }
+    if (!this.gz.write(buf)) await once(this.gz, 'drain');
+  }
+
+  private start(): void {
+    const gz = createGzip({ level: 6 });
+    this.gz = gz;
+    gz.on('data', (b: Buffer) => this.out.push(b));
+    this.done = once(gz, 'end');
+    // Awaited by end(); a capture that stopped early (its pane closed) must not leave an unhandled rejection.
+    this.done.catch(() => undefined);
+    for (const b of this.held) gz.write(b);
+    this.held = [];
+    this.heldBytes = 0;
+  }
+
+  /** The gzip stream (one gzip member). */
+  async endBuffer(): Promise<Buffer> {
+    if (!this.gz) return gzipSync(Buffer.concat(this.held), { level: 6 });
+    this.gz.end();
+    await this.done;
+    return Buffer.concat(this.out);
   }
 
   /** The gzip stream as base64. */
   async end(): Promise<string> {
-    this.gz.end();
-    await this.done;
-    return Buffer.concat(this.out).toString('base64');
+    return (await this.endBuffer()).toString('base64');
   }
 
   /** Lets go of zlib (a no-op once ended). */
   abort(): void {
-    this.gz.destroy();
+    this.gz?.destroy();
+    this.held = [];
   }
 }
 

@@ -4,7 +4,7 @@ import { mkdirSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Paths } from '../platform/paths.js';
 import { serverNodeFlags } from './node-flags.js';
-import { probeSocket } from './socket-bind.js';
+import { probePath } from './socket-bind.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
 
@@ -28,10 +28,12 @@ export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number;
   });
   child.unref();
   const deadline = Date.now() + (o.timeoutMs ?? 10_000);
+  // Started once a server answers: the socket of one killed a moment ago may still take connections while it exits.
+  const answers = async () => (await probePath(paths.socket, 500)) === 'live';
   while (Date.now() < deadline) {
-    if (await probeSocket(paths.socket, 500)) return;
+    if (await answers()) return;
     if (exited !== null && exited !== 0) throw new Error(`server exited with code ${exited}; see ${paths.serverLog}`);
-    if (exited === 0 && (await probeSocket(paths.socket, 500))) return;
+    if (exited === 0 && (await answers())) return;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`server did not start within ${o.timeoutMs ?? 10_000} ms; see ${paths.serverLog}`);

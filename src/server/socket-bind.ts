@@ -24,34 +24,71 @@ export class SocketClaimError extends Error {
 
 /** A lock older than this is treated as left over even if its pid is alive (the pid may have been reused). */
 const LOCK_STALE_MS = 30_000;
+/** How long a starter waits for a socket that takes connections without answering (a server still exiting, or a hung one). */
+const SETTLE_WAIT_MS = 10_000;
 /** How long a starter waits for another one to finish starting. */
 const LOCK_WAIT_MS = 20_000;
 
-export type ProbeResult = 'live' | 'dead' | 'missing' | 'hung' | 'other';
+/**
+ * live: a server answered; dead: refused (nobody listens); missing: no file; hung: connected but no answer in time;
+ * closing: every connection was closed unanswered until the timeout (a listener whose process is exiting); other: any other error.
+ */
+export type ProbeResult = 'live' | 'dead' | 'missing' | 'hung' | 'closing' | 'other';
 
-/** What is at a socket path: a server accepting connections, a dead socket (refused), nothing, or no answer in time. */
-export function probePath(path: string, timeoutMs = 1000): Promise<ProbeResult> {
+/**
+ * A ping line: any reply means a server reads its connections. Connecting alone does not: after kill -9 a big server
+ * takes a while to tear down its memory (140 ms measured for 16 panes of 10 000 lines), and until its last thread
+ * has exited its listening socket still takes connections into the kernel's backlog, then resets them. A connect-only
+ * probe called that "live": a restart right after a crash refused to start ("already running"), and a client
+ * attached to the dying socket and lost its connection at once.
+ */
+const PING_LINE = '{"id":"castellan-probe","method":"ping"}\n';
+/** Between probes of a listener that closes connections unanswered (it refuses them once its process is gone). */
+const CLOSING_RETRY_MS = 20;
+
+type OneProbe = ProbeResult | 'closed';
+
+function probeOnce(path: string, timeoutMs: number): Promise<OneProbe> {
   return new Promise((resolve) => {
     const s = net.connect(path);
-    const t = setTimeout(() => {
+    let connected = false;
+    let done = false;
+    const finish = (r: OneProbe) => {
+      if (done) return;
+      done = true;
+      clearTimeout(t);
       s.destroy();
-      resolve('hung');
-    }, timeoutMs);
+      resolve(r);
+    };
+    const t = setTimeout(() => finish('hung'), timeoutMs);
     s.once('connect', () => {
-      clearTimeout(t);
-      s.destroy();
-      resolve('live');
+      connected = true;
+      s.write(PING_LINE);
     });
+    s.once('data', () => finish('live'));
+    s.once('close', () => finish(connected ? 'closed' : 'other'));
     s.once('error', (e: NodeJS.ErrnoException) => {
-      clearTimeout(t);
-      resolve(e.code === 'ECONNREFUSED' ? 'dead' : e.code === 'ENOENT' ? 'missing' : 'other');
+      if (connected) return finish('closed');
+      finish(e.code === 'ECONNREFUSED' ? 'dead' : e.code === 'ENOENT' ? 'missing' : 'other');
     });
   });
 }
 
-/** Is a server answering on this socket path? */
+/** What is at a socket path within `timeoutMs`: a dying listener is probed again until it refuses (dead) or the time is up (closing). */
+export async function probePath(path: string, timeoutMs = 1000): Promise<ProbeResult> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const r = await probeOnce(path, Math.max(1, deadline - Date.now()));
+    if (r !== 'closed') return r;
+    if (Date.now() + CLOSING_RETRY_MS >= deadline) return 'closing';
+    await new Promise((res) => setTimeout(res, CLOSING_RETRY_MS));
+  }
+}
+
+/** Is a server there (answering, or connected and busy)? A listener that is going away is not. */
 export async function probeSocket(path: string, timeoutMs = 1000): Promise<boolean> {
-  return (await probePath(path, timeoutMs)) === 'live';
+  const r = await probePath(path, timeoutMs);
+  return r === 'live' || r === 'hung';
 }
 
 function lstatOrNull(path: string): Stats | null {
@@ -129,14 +166,19 @@ function unlock(lock: string): void {
 
 /** Refuses when something other than a dead socket is at the path; returns the dead socket's stats, or null for nothing there. */
 async function deadOrNothing(path: string): Promise<Stats | null> {
+  const deadline = Date.now() + SETTLE_WAIT_MS;
   for (;;) {
     const st = lstatOrNull(path);
     if (!st) return null;
     if (!st.isSocket()) throw new SocketClaimError('EUNSAFE', `${path} exists and is not a socket; castellan leaves it alone (move it away, or set CASTELLAN_SOCKET)`);
     const probe = await probePath(path);
     if (probe === 'missing') continue;
+    // A server still exiting (kill -9 of a big one) takes connections without answering, then refuses them once its
+    // process is gone; from the socket alone it looks hung until then, so both are waited out a while.
+    if ((probe === 'closing' || probe === 'hung') && Date.now() < deadline) continue;
+    if (probe === 'closing') throw new SocketClaimError('EALREADY', `a server on ${path} closes every connection unanswered; is it stopping? (not replacing it)`);
     if (probe === 'live') throw new SocketClaimError('EALREADY', `a server is already running on ${path}`);
-    if (probe === 'hung') throw new SocketClaimError('EALREADY', `a server on ${path} does not accept connections in time; is it hung? (not replacing it)`);
+    if (probe === 'hung') throw new SocketClaimError('EALREADY', `a server is already running on ${path} (it has not answered for ${SETTLE_WAIT_MS / 1000} s; is it hung?)`);
     if (probe === 'other') throw new SocketClaimError('EUNSAFE', `${path} is a socket castellan cannot connect to; castellan leaves it alone`);
     return st;
   }
