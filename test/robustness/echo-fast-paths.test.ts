@@ -147,7 +147,8 @@ test('client.input quick check: never looser than the schema, and the same messa
 });
 
 test('dispatchLine: client.input notifications reach the session as through the schemas; requests and odd lines still get their replies', async () => {
-  const lines: Array<[string, ClientInput | undefined, unknown]> = [
+  type Expected = null | { id: unknown; result?: unknown; error?: { code: string } };
+  const lines: Array<[string, ClientInput | undefined, Expected]> = [
     // [line, what the session gets, the reply]
     ['{"method":"client.input","params":{"kind":"data","data":"日"}}', { kind: 'data', data: '日' }, null],
     ['{"method":"client.input","params":{"kind":"data","data":"a","junk":[[[1]]]}}', { kind: 'data', data: 'a' }, null],
@@ -173,10 +174,10 @@ test('dispatchLine: client.input notifications reach the session as through the 
     // Compared as short JSON: a failing deepEqual would diff megabyte strings for minutes.
     const short = (v: unknown) => JSON.stringify(v)?.slice(0, 300);
     assert.equal(short(h.got), short(expect ? [expect] : []), line.slice(0, 100));
-    if (reply && typeof reply === 'object' && 'error' in reply) {
+    if (reply?.error) {
       assert.ok(r && 'error' in r, `an error reply for ${line.slice(0, 100)}: ${short(r)}`);
-      assert.equal(r.id, (reply as { id: unknown }).id);
-      assert.equal(r.error.code, (reply as { error: { code: string } }).error.code, line.slice(0, 100));
+      assert.equal(r.id, reply.id);
+      assert.equal(r.error.code, reply.error.code, line.slice(0, 100));
     } else assert.equal(short(r), short(reply), line.slice(0, 100));
   }
   // Not attached: the handler refuses, and a notification still gets no reply (as through the schemas).
