@@ -1,6 +1,7 @@
 // Dispatch one request line: parse, validate with the method's schema, run it, and shape the reply.
 import type { MethodContext } from './context.js';
 import { jsonShapeProblem, leadingId } from './json-guard.js';
+import type { MethodDef } from './define-method.js';
 import { METHOD_TABLE } from './methods/index.js';
 import { ApiError, type ErrorReply, formatZodError, requestSchema } from './protocol.js';
 
@@ -19,6 +20,20 @@ function salvageId(raw: unknown): string | number | null {
   return id.success && id.data !== undefined ? id.data : null;
 }
 
+/**
+ * A notification (no id) to a method with a `quick` check that accepts its params: the envelope and params schemas
+ * are skipped. Only own properties count (JSON.parse makes `__proto__` an own key, never a prototype).
+ */
+function quickNotification(raw: unknown): { def: MethodDef; params: unknown } | undefined {
+  if (typeof raw !== 'object' || raw === null || Array.isArray(raw)) return undefined;
+  const r = raw as { id?: unknown; method?: unknown; params?: unknown };
+  if (Object.hasOwn(r, 'id') || typeof r.method !== 'string' || !Object.hasOwn(r, 'method')) return undefined;
+  const def = METHOD_TABLE.get(r.method);
+  if (!def?.quick || !Object.hasOwn(r, 'params')) return undefined;
+  const params = def.quick(r.params);
+  return params === undefined ? undefined : { def, params };
+}
+
 /** Handles one line (its bytes, as read off the socket). Returns the reply to send, or null for a notification (a request without an id). */
 export async function dispatchLine(line: Uint8Array | string, ctx: Omit<MethodContext, 'requestId'>): Promise<Reply> {
   const bytes = typeof line === 'string' ? Buffer.from(line) : line;
@@ -29,6 +44,15 @@ export async function dispatchLine(line: Uint8Array | string, ctx: Omit<MethodCo
     raw = JSON.parse(typeof line === 'string' ? line : Buffer.from(line.buffer, line.byteOffset, line.length).toString('utf8'));
   } catch (e) {
     return { id: null, error: { code: 'parse_error', message: `not valid JSON: ${(e as Error).message.slice(0, 200)}` } };
+  }
+  const quick = quickNotification(raw);
+  if (quick) {
+    try {
+      await quick.def.handler({ ...ctx, requestId: undefined }, quick.params);
+    } catch {
+      // A notification has no one to answer, as below.
+    }
+    return null;
   }
   const req = requestSchema.safeParse(raw);
   if (!req.success) return { id: salvageId(raw), error: { code: 'invalid_request', message: `bad request: ${formatZodError(req.error)}` } };

@@ -10,10 +10,11 @@ import { DEFAULT_BINDINGS } from '../input/default-keymap.js';
 import { KeyParser, keyToBytes, type InputEvent } from '../input/keys.js';
 import { buildKeymap, type Keymap } from '../input/keymap.js';
 import { Router, type RouterOutput } from '../input/router.js';
+import { typedKeys } from '../input/typed-text.js';
 import { launchAgent, nextTheme, openAgentPicker, reloadConfig, type RequestHost } from './server-requests.js';
 import { parsePopupArgs } from '../core/popup-spec.js';
 import { ChooserController, type SwitchTarget } from './chooser/index.js';
-import { chunks } from './chunks.js';
+import { chunks, PART, pasteParts } from './chunks.js';
 import { overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
 import { PopupLayer, type PopupMessage } from './popup/layer.js';
@@ -270,6 +271,9 @@ export class ClientApp {
 
   // ---- input ----
   input(data: string): void {
+    // Typing skips the key parser and the router: the bytes they would send, ~0.1 ms of cold JS less per echo.
+    const typed = this.parser.pending || this.local.overlay || this.copyMode ? undefined : typedKeys(data);
+    if (typed?.every((k) => this.router.passesThrough(k))) return this.api.notify('client.input', { kind: 'data', data });
     const events = this.parser.feed(data);
     this.handleEvents(events);
     if (this.flushTimer) clearTimeout(this.flushTimer);
@@ -292,7 +296,7 @@ export class ClientApp {
     let pending = '';
     const flush = () => {
       // A huge burst (a paste into a terminal without bracketed paste) goes in parts under the socket's line limit.
-      for (const data of chunks(pending, 256 * 1024)) this.api.notify('client.input', { kind: 'data', data });
+      for (const data of chunks(pending, PART)) this.api.notify('client.input', { kind: 'data', data });
       pending = '';
     };
     for (let i = 0; i < events.length; i++) {
@@ -376,15 +380,8 @@ export class ClientApp {
     }
   }
 
-  /** Big pastes go in parts that fit the socket's line limit; the server brackets the whole once. */
   private paste(text: string): void {
-    const PART = 256 * 1024;
-    if (text.length <= PART) {
-      this.api.notify('client.input', { kind: 'paste', text });
-      return;
-    }
-    const parts = chunks(text, PART);
-    parts.forEach((t, i) => this.api.notify('client.input', { kind: 'paste', text: t, part: i === 0 ? 'first' : i === parts.length - 1 ? 'last' : 'more' }));
+    for (const p of pasteParts(text)) this.api.notify('client.input', p);
   }
 
   private mouse(e: Extract<InputEvent, { type: 'mouse' }>): void {

@@ -45,6 +45,14 @@ export class Router {
     return this.prefix;
   }
 
+  /**
+   * Would `key` go to the pane as typed, changing nothing here? (No prefix pending, no repeat window open, not the
+   * prefix, bound to nothing in the root table.) What feed() would do with it then, without the events and outputs.
+   */
+  passesThrough(key: string): boolean {
+    return !this.prefix && this.repeatUntil === null && key !== this.keymap.prefix && !this.keymap.lookup('root', key);
+  }
+
   reset(): void {
     this.prefix = false;
     this.repeatUntil = null;

@@ -4,10 +4,20 @@ import assert from 'node:assert/strict';
 import { ParseScheduler, type SyncParser } from '../../src/server/parse-feed.js';
 
 /** A scheduler whose turns run only when the test says (deferred turns queue up) and whose clock parsing advances. */
-function harness(o: { pieceBytes?: number; turnMs?: number; inputTurnMs?: number; interactiveMs?: number; msPerByte?: number } = {}) {
+function harness(o: { pieceBytes?: number; turnMs?: number; inputTurnMs?: number; interactiveMs?: number; msPerByte?: number; inputPieceBytes?: number; echoWaitMs?: number } = {}) {
   let clock = 0;
   const deferred: Array<() => void> = [];
-  const sched = new ParseScheduler({ pieceBytes: o.pieceBytes ?? 4, turnMs: o.turnMs ?? 10, inputTurnMs: o.inputTurnMs, interactiveMs: o.interactiveMs, now: () => clock, defer: (fn) => deferred.push(fn) });
+  /** Held turns' timers: [due, fn, cancelled]. */
+  const timers: Array<{ due: number; fn: () => void; cancelled: boolean }> = [];
+  const later = (fn: () => void, ms: number) => {
+    const t = { due: clock + ms, fn, cancelled: false };
+    timers.push(t);
+    return () => void (t.cancelled = true);
+  };
+  const sched = new ParseScheduler({
+    pieceBytes: o.pieceBytes ?? 4, turnMs: o.turnMs ?? 10, inputTurnMs: o.inputTurnMs, interactiveMs: o.interactiveMs,
+    inputPieceBytes: o.inputPieceBytes, echoWaitMs: o.echoWaitMs ?? 0, now: () => clock, defer: (fn) => deferred.push(fn), later,
+  });
   const log: string[] = [];
   const parser = (name: string): SyncParser & { text: string } => {
     const p = {
@@ -26,7 +36,7 @@ function harness(o: { pieceBytes?: number; turnMs?: number; inputTurnMs?: number
     assert.ok(fn, 'a turn was scheduled');
     fn();
   };
-  return { sched, parser, log, deferred, runTurn, advance: (ms: number) => void (clock += ms), bytes: (s: string) => Buffer.from(s, 'latin1') };
+  return { sched, parser, log, deferred, timers, runTurn, now: () => clock, advance: (ms: number) => void (clock += ms), bytes: (s: string) => Buffer.from(s, 'latin1') };
 }
 
 test('output that finds its queue empty is parsed before push() returns, up to one piece', () => {
@@ -157,4 +167,64 @@ test('while the user types, turns are shorter (inputTurnMs), and back to turnMs 
   assert.equal(perTurn(), 10, 'interactiveMs later: full turns again');
   while (s2.deferred.length) s2.runTurn();
   assert.equal(p.text, 'x'.repeat(200), 'every byte parsed, in order');
+});
+
+test('while the user types, pieces are shorter too (inputPieceBytes): a turn overshoots its budget by less', () => {
+  const h = harness({ pieceBytes: 16, inputPieceBytes: 4, turnMs: 10, inputTurnMs: 1, interactiveMs: 100 });
+  const p = h.parser('flood');
+  h.sched.feed(p).push(h.bytes('y'.repeat(100)));
+  const perTurn = () => {
+    const before = p.text.length;
+    h.runTurn();
+    return p.text.length - before;
+  };
+  assert.equal(perTurn(), 16, 'no input: one 16-byte piece already spends the 10 ms budget');
+  h.sched.noteInput();
+  assert.equal(perTurn(), 4, 'typing: a 1 ms budget ends after one 4-byte piece, not a 16-byte one');
+  h.advance(100);
+  assert.equal(perTurn(), 16);
+  while (h.deferred.length) h.runTurn();
+  assert.equal(p.text, 'y'.repeat(100));
+});
+
+test('after a key a flood turn waits for the echo: the echo (output finding its queue idle) ends the wait at once', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 10, echoWaitMs: 1 });
+  const flood = h.parser('flood');
+  const typed = h.parser('typed');
+  const ff = h.sched.feed(flood);
+  const tf = h.sched.feed(typed);
+  ff.push(h.bytes('z'.repeat(40)));
+  const parsedBefore = flood.text.length;
+  h.sched.noteInput();
+  h.runTurn();
+  assert.equal(flood.text.length, parsedBefore, 'the turn right after the key is held');
+  assert.equal(h.timers.length, 1, 'with a timer for echoWaitMs');
+  assert.equal(h.deferred.length, 0);
+  ff.push(h.bytes('more'));
+  assert.equal(h.deferred.length, 0, 'more flood while held queues no second turn');
+  tf.push(h.bytes('k'));
+  assert.equal(typed.text, 'k', 'the echo is parsed at once');
+  assert.ok(h.timers[0].cancelled, 'and ends the wait');
+  assert.equal(h.deferred.length, 1, 'the held turn goes ahead');
+  while (h.deferred.length) h.runTurn();
+  assert.equal(flood.text, 'z'.repeat(40) + 'more', 'every byte parsed, in order');
+});
+
+test('a key without an echo holds flood turns for echoWaitMs at most', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 10, echoWaitMs: 1 });
+  const flood = h.parser('flood');
+  h.sched.feed(flood).push(h.bytes('w'.repeat(40)));
+  const before = flood.text.length;
+  const keyAt = h.now();
+  h.sched.noteInput();
+  h.runTurn();
+  assert.equal(flood.text.length, before);
+  const t = h.timers.shift()!;
+  assert.equal(t.due - keyAt, 1, 'due echoWaitMs after the key');
+  h.advance(1);
+  t.fn();
+  assert.ok(flood.text.length > before, 'the timer runs the turn: parsing goes on without an echo');
+  while (h.deferred.length) h.runTurn();
+  assert.equal(flood.text, 'w'.repeat(40));
+  assert.equal(h.timers.length, 0, 'no further holds');
 });

@@ -1,0 +1,87 @@
+// Echo timeline across bench, client and server: per-hop medians from hrtime stamps (apply stamps.patch and build first; see README.md).
+import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { join, resolve, dirname } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { CastellanServer } from '../lib/castellan.js';
+import { closeAll } from '../lib/cleanup.js';
+import { ansiFile } from '../lib/data.js';
+import { cleanEnv, makeTmp, removeTmp, type BenchEnv } from '../lib/env.js';
+import { prng, sleep } from '../lib/util.js';
+import { cpuMs } from '../lib/proc.js';
+
+const BENCH = dirname(fileURLToPath(import.meta.url));
+const REPO = resolve(BENCH, '..', '..');
+const flood = process.argv.includes('--flood');
+const rootArg = process.argv.indexOf('--root');
+const ROOT = rootArg > 0 ? process.argv[rootArg + 1] : REPO;
+const N = Number(process.argv[process.argv.indexOf('--n') + 1]) || 150;
+const tmp = makeTmp();
+const traceDir = join(tmp, 'trace');
+mkdirSync(traceDir);
+let id = 0;
+const env = { ...cleanEnv(join(tmp, 'home')), CASTELLAN_ECHO_TRACE: join(traceDir, 't') };
+const file = ansiFile(join(REPO, 'bench', 'data'), 50 * 1024 * 1024);
+const b = { opts: { samples: N, cpuProf: false }, repo: REPO, root: ROOT, tmp, dataDir: join(REPO, 'bench', 'data'), profDir: join(REPO, 'bench', 'data', 'prof'), file, fileBytes: 0, env, nextId: () => ++id } as unknown as BenchEnv;
+const hr = () => process.hrtime.bigint();
+let cpuPerKey = { s: 0, c: 0 };
+const keys: Array<{ t0: bigint; t1: bigint }> = [];
+const prof = process.argv.includes('--prof');
+const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: ['cat'], profile: prof });
+try {
+  if (flood) await s.api.request('pane.split', { pane_id: 'w1:p1', direction: 'right', command: ['sh', '-c', 'while :; do cat "$0"; done', file], focus: false });
+  const c = await s.attach(202, 53, { profile: prof });
+  await sleep(flood ? 1000 : 300);
+  const cpu0 = { s: cpuMs(s.pid), c: cpuMs(c.pid) };
+  const rnd = prng(7);
+  let code = 0x4e00, onLine = 0;
+  for (let k = 0; k < N; k++) {
+    if (onLine >= 30) { c.write('\r'); onLine = 0; await sleep(100); }
+    do code++; while ([0x65e5, 0x672c, 0x8a9e].includes(code));
+    const ch = String.fromCodePoint(code);
+    let t1 = 0n;
+    const seen = c.waitFor(ch, 2000).then(() => (t1 = hr()));
+    const t0 = hr();
+    c.write(ch);
+    await seen;
+    onLine++;
+    keys.push({ t0, t1 });
+    await sleep(15 + Math.floor(rnd() * 25));
+  }
+  cpuPerKey = { s: (cpuMs(s.pid) - cpu0.s) / N, c: (cpuMs(c.pid) - cpu0.c) / N };
+  await sleep(700);
+} finally {
+  await s.stop();
+  await closeAll();
+}
+// Per process: stamps; for each key, the first stamp of each label inside [t0, t1].
+const events: Array<{ t: bigint; l: string }> = [];
+for (const f of readdirSync(traceDir)) for (const line of readFileSync(join(traceDir, f), 'utf8').split('\n')) {
+  if (!line) continue;
+  const sp = line.indexOf(' ');
+  events.push({ t: BigInt(line.slice(0, sp)), l: line.slice(sp + 1).replace(/ \d+$/, '') });
+}
+events.sort((a, b) => (a.t < b.t ? -1 : 1));
+const order = ['c.stdin', 'c.parsed', 'c.routed', 'c.sent', 'c.input-done', 's.sock', 's.line', 's.d.shape', 's.d.json', 's.d.req', 's.d.params', 's.d.handler', 's.input', 's.ptywrote', 's.pty w1:p1', 's.pushed w1:p1', 's.urgent', 's.built', 's.sent u', 'c.sock', 'c.json', 'c.onframe', 'c.painted'];
+const per: Record<string, number[]> = {};
+for (const k of keys) {
+  if (!k.t1) continue;
+  const firsts: Record<string, bigint> = {};
+  for (const e of events) {
+    if (e.t < k.t0 || e.t > k.t1) continue;
+    if (order.includes(e.l) && firsts[e.l] === undefined) firsts[e.l] = e.t;
+  }
+  let prev = k.t0, prevL = 'bench.write';
+  for (const l of [...order, 'bench.seen']) {
+    const t = l === 'bench.seen' ? k.t1 : firsts[l];
+    if (t === undefined) continue;
+    (per[`${prevL} -> ${l}`] ??= []).push(Number(t - prev) / 1e6);
+    prev = t; prevL = l;
+  }
+  (per['TOTAL'] ??= []).push(Number(k.t1 - k.t0) / 1e6);
+}
+const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
+const p90 = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length * 0.9)]; };
+for (const [k, v] of Object.entries(per)) console.log(`${k.padEnd(40)} n=${String(v.length).padStart(4)} median ${med(v).toFixed(3)} p90 ${p90(v).toFixed(3)} ms`);
+removeTmp(tmp);
+
+console.log(`CPU per key: server ${cpuPerKey.s.toFixed(3)} ms, client ${cpuPerKey.c.toFixed(3)} ms (${ROOT})`);
