@@ -10,7 +10,7 @@
 // dist/cli/main.js, so the bin needs no choice and a later `tsc` alone puts the unbundled CLI back (never a stale
 // bundle). esbuild is a devDependency: an install without it runs unbundled.
 import { existsSync, readFileSync, rmSync } from 'node:fs';
-import { dirname, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -48,6 +48,27 @@ const ownMetaUrl = {
   },
 };
 
+/**
+ * zod's `z.locales` namespace (`export * as locales`) keeps its ~60 translations of the error messages in every
+ * process that loads zod (a namespace object's members cannot be tree-shaken): ~250 KB of the ~450 KB zod chunk,
+ * parsed and held by the server, the client and each command. castellan's messages are English (zod registers its
+ * English locale from locales/en.js itself); the others become functions that say they were left out.
+ */
+const zodEnglishOnly = {
+  name: 'zod-english-only',
+  setup(build) {
+    build.onResolve({ filter: /^\.\.\/locales\/index\.js$/ }, (args) => {
+      if (!/[\\/]node_modules[\\/]zod[\\/]/.test(args.importer)) return undefined;
+      return { path: join(dirname(args.importer), '..', 'locales', 'index.js'), namespace: 'zod-english-only' };
+    });
+    build.onLoad({ filter: /.*/, namespace: 'zod-english-only' }, (args) => {
+      const names = [...readFileSync(args.path, 'utf8').matchAll(/export \{ default as (\w+) \}/g)].map((m) => m[1]).filter((n) => n !== 'en');
+      const gone = (n) => `export const ${n} = () => { throw new Error(${JSON.stringify(`zod locale ${n} is left out of castellan's bundle (scripts/bundle-cli.mjs)`)}); };`;
+      return { contents: [`export { default as en } from './en.js';`, ...names.map(gone)].join('\n'), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+
 rmSync(chunkDir, { recursive: true, force: true });
 await esbuild.build({
   entryPoints: { 'cli/main': entry },
@@ -68,7 +89,7 @@ await esbuild.build({
   define: { 'process.env.NODE_ENV': '"production"' },
   // ...and that assignment (src/cli/commands/attach.ts) stays: the unbundled CLI needs it.
   logOverride: { 'assign-to-define': 'silent' },
-  plugins: [ownMetaUrl],
+  plugins: [ownMetaUrl, zodEnglishOnly],
   minify: true,
   keepNames: false,
   sourcemap: false,

@@ -1,9 +1,10 @@
 // `castellan` with no command: attach this terminal to a session's server (moving to another one when the chooser picks it), restore the terminal on exit.
 import { ApiClient, type Pushed } from '../api/client.js';
 import type { Paths } from '../platform/paths.js';
-import { ClientApp, type ClientConfig } from './app.js';
+import type { ClientApp, ClientConfig } from './app.js';
 import type { SwitchTarget } from './chooser/index.js';
 import { ENTER, LEAVE } from './terminal.js';
+import { capYoungGeneration } from './young-generation.js';
 
 export interface AttachOpts {
   paths: Paths;
@@ -48,12 +49,18 @@ export async function attach(o: AttachOpts): Promise<number> {
   }
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
   const params = (window?: string) => ({ ...size(), term: process.env.TERM, ...(window ? { window_id: window } : {}) });
+  // Before the app (Ink, React, yoga) is even loaded: loading it is what would grow the young generation.
+  capYoungGeneration();
+  const loading = import('./app.js');
+  // Never an unhandled rejection while connecting: awaited (and thrown) below.
+  loading.catch(() => {});
   let conn = await connect(o.paths.socket, params(o.window));
+  const { ClientApp: App } = await loading;
   let focus: string | undefined;
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   for (;;) {
-    const r = await runClient(o, conn, focus, size, params);
+    const r = await runClient(App, o, conn, focus, size, params);
     if (r.kind === 'exit') return r.code;
     conn = r.next;
     focus = r.pane;
@@ -75,7 +82,7 @@ function restoreTerminal(o: AttachOpts): void {
 }
 
 /** One server's turn at this terminal, until detach, exit or a switch; whatever it added (listeners, handlers, the socket) is gone when it resolves. */
-function runClient(o: AttachOpts, conn: Attached, focus: string | undefined, size: () => { cols: number; rows: number }, params: (window?: string) => Record<string, unknown>): Promise<Ended> {
+function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, focus: string | undefined, size: () => { cols: number; rows: number }, params: (window?: string) => Record<string, unknown>): Promise<Ended> {
   const { stdin, stdout } = o;
   const { api } = conn;
   let ended = false;
@@ -114,7 +121,7 @@ function runClient(o: AttachOpts, conn: Attached, focus: string | undefined, siz
     resolveEnd({ kind: 'switch', next, ...(t.pane ? { pane: t.pane } : {}) });
   };
   stdout.write(ENTER);
-  const app = new ClientApp(api, conn.cfg, { write: (s) => stdout.write(s), size, exit, switchTo });
+  const app = new App(api, conn.cfg, { write: (s) => stdout.write(s), size, exit, switchTo });
   conn.offEarly();
   for (const m of conn.early) app.onMessage(m);
   if (ended) return done;

@@ -1,9 +1,11 @@
 // The one action vocabulary: keys, CLI commands and socket methods all become these, checked by zod.
 import { z } from 'zod';
+import { PANE_ID } from '../platform/pane-id.js';
+import { NAME_MAX, RESIZE_CELLS_MAX, WINDOW_INDEX_MAX } from './action-limits.js';
 import { LAYOUT_NAMES } from './layout-presets.js';
 import { AGENT_SOURCES, AGENT_STATES, type EpisodeLimits } from './types.js';
 
-export const paneIdSchema = z.string().regex(/^w\d+:p\d+$/, 'pane id must look like w1:p1');
+export const paneIdSchema = z.string().regex(PANE_ID, 'pane id must look like w1:p1');
 export const windowIdSchema = z.string().regex(/^w\d+$/, 'window id must look like w1');
 export const directionSchema = z.enum(['left', 'right', 'up', 'down']);
 export const agentStateSchema = z.enum(AGENT_STATES);
@@ -22,7 +24,7 @@ export const actionSchema = z.discriminatedUnion('type', [
     direction: directionSchema.default('right'),
     command: argv.optional(),
     cwd: z.string().optional(),
-    name: z.string().max(200).optional(),
+    name: z.string().max(NAME_MAX).optional(),
     env: z.record(z.string(), z.string()).optional(),
     /** Share of the split given to the new pane, 1-99 (percent). */
     percent: z.number().int().min(1).max(99).optional(),
@@ -39,23 +41,23 @@ export const actionSchema = z.discriminatedUnion('type', [
     direction: directionSchema.optional(),
     cycle: z.enum(['next', 'prev', 'last']).optional(),
   }),
-  z.object({ type: z.literal('pane.resize'), ...paneTarget, direction: directionSchema, cells: z.number().int().min(1).max(1000).default(1) }),
+  z.object({ type: z.literal('pane.resize'), ...paneTarget, direction: directionSchema, cells: z.number().int().min(1).max(RESIZE_CELLS_MAX).default(1) }),
   z.object({ type: z.literal('pane.zoom'), ...paneTarget, mode: z.enum(['toggle', 'on', 'off']).default('toggle') }),
   z.object({
     type: z.literal('pane.swap'),
     ...paneTarget,
     with: z.union([paneIdSchema, z.enum(['next', 'prev']), directionSchema]).default('next'),
   }),
-  z.object({ type: z.literal('pane.rename'), ...paneTarget, name: z.string().max(200) }),
+  z.object({ type: z.literal('pane.rename'), ...paneTarget, name: z.string().max(NAME_MAX) }),
   /** tmux break-pane: the pane leaves its window for a new one of its own (its id stays). */
-  z.object({ type: z.literal('pane.break'), ...paneTarget, name: z.string().max(200).optional(), detached: z.boolean().optional() }),
+  z.object({ type: z.literal('pane.break'), ...paneTarget, name: z.string().max(NAME_MAX).optional(), detached: z.boolean().optional() }),
   /** tmux join-pane: `pane` (the source) moves next to `target` (default: the focused pane), splitting it. */
   z.object({ type: z.literal('pane.join'), pane: paneIdSchema, target: paneIdSchema.optional(), direction: directionSchema.default('right'), detached: z.boolean().optional() }),
   /** tmux respawn-pane: run an exited pane's command again in its cwd; `kill` ends a running one first. */
   z.object({ type: z.literal('pane.respawn'), ...paneTarget, kill: z.boolean().optional() }),
   z.object({
     type: z.literal('window.new'),
-    name: z.string().max(200).optional(),
+    name: z.string().max(NAME_MAX).optional(),
     command: argv.optional(),
     cwd: z.string().optional(),
     env: z.record(z.string(), z.string()).optional(),
@@ -64,10 +66,10 @@ export const actionSchema = z.discriminatedUnion('type', [
   z.object({
     type: z.literal('window.select'),
     window: windowIdSchema.optional(),
-    index: z.number().int().min(0).max(999).optional(),
+    index: z.number().int().min(0).max(WINDOW_INDEX_MAX).optional(),
     relative: z.enum(['next', 'prev', 'last']).optional(),
   }),
-  z.object({ type: z.literal('window.rename'), window: windowIdSchema.optional(), name: z.string().max(200) }),
+  z.object({ type: z.literal('window.rename'), window: windowIdSchema.optional(), name: z.string().max(NAME_MAX) }),
   z.object({ type: z.literal('window.close'), window: windowIdSchema.optional() }),
   z.object({ type: z.literal('window.synchronize'), window: windowIdSchema.optional(), mode: z.enum(['toggle', 'on', 'off']).default('toggle') }),
   z.object({

@@ -1,7 +1,10 @@
 // The table of bindable commands ("pane.split right"): what keys and the command prompt can run.
+// zod-free, so the attached client loads no zod: the parsers build well-formed actions (typed against the schema's
+// input type) and check its limits (action-limits.ts); the server parses every action with actionSchema at its socket.
+import { isPaneId } from '../platform/pane-id.js';
+import { NAME_MAX, RESIZE_CELLS_MAX, WINDOW_INDEX_MAX } from './action-limits.js';
 import type { Action, ActionType } from './actions.js';
-import { actionSchema } from './actions.js';
-import { LAYOUT_NAMES } from './layout-presets.js';
+import { LAYOUT_NAMES, type LayoutName } from './layout-presets.js';
 import { parsePopupArgs } from './popup-spec.js';
 import type { Direction } from './types.js';
 
@@ -41,10 +44,9 @@ export interface CommandSpec {
 const DIRS = ['left', 'right', 'up', 'down'] as const;
 const isDir = (s: string | undefined): s is Direction => !!s && (DIRS as readonly string[]).includes(s);
 
-function server(text: string, raw: Record<string, unknown>): ReturnType<CommandSpec['parse']> {
-  const r = actionSchema.safeParse(raw);
-  if (!r.success) return { ok: false, error: r.error.issues.map((i) => i.message).join('; ') };
-  return { ok: true, command: { scope: 'server', action: r.data, text } };
+function server(text: string, action: Action): ReturnType<CommandSpec['parse']> {
+  if ('name' in action && typeof action.name === 'string' && action.name.length > NAME_MAX) return { ok: false, error: `a name is at most ${NAME_MAX} characters` };
+  return { ok: true, command: { scope: 'server', action, text } };
 }
 
 function client(name: ClientCommandName, args: string[], text: string): ReturnType<CommandSpec['parse']> {
@@ -61,7 +63,7 @@ function spec(
 }
 
 const noArgs = (type: ActionType) => (args: string[], text: string) =>
-  args.length ? { ok: false as const, error: `${type} takes no arguments` } : server(text, { type });
+  args.length ? { ok: false as const, error: `${type} takes no arguments` } : server(text, { type } as Action);
 
 export const COMMANDS: CommandSpec[] = [
   spec('pane.split', 'pane.split right|down|left|up', 'Split the focused pane; the new pane opens on that side', (a, t) =>
@@ -75,7 +77,7 @@ export const COMMANDS: CommandSpec[] = [
   }),
   spec('pane.resize', 'pane.resize left|right|up|down [cells]', 'Move the focused pane\'s edge (default 1 cell)', (a, t) => {
     const cells = a[1] === undefined ? 1 : Number(a[1]);
-    if (!isDir(a[0]) || !Number.isInteger(cells) || cells < 1 || a.length > 2) return { ok: false, error: 'expected a direction and an optional cell count' };
+    if (!isDir(a[0]) || !Number.isInteger(cells) || cells < 1 || cells > RESIZE_CELLS_MAX || a.length > 2) return { ok: false, error: `expected a direction and an optional cell count (1-${RESIZE_CELLS_MAX})` };
     return server(t, { type: 'pane.resize', direction: a[0], cells });
   }),
   spec('pane.zoom', 'pane.zoom', 'Zoom the focused pane to the whole window, or unzoom', noArgs('pane.zoom')),
@@ -89,6 +91,7 @@ export const COMMANDS: CommandSpec[] = [
   spec('pane.break', 'pane.break [name]', 'Move the focused pane into a new window of its own (tmux break-pane)', (a, t) => server(t, { type: 'pane.break', ...(a.length ? { name: a.join(' ') } : {}) })),
   spec('pane.join', 'pane.join PANE [right|down|left|up]', 'Bring pane PANE (e.g. w2:p1) beside the focused pane (tmux join-pane)', (a, t) => {
     if (a.length < 1 || a.length > 2 || (a[1] !== undefined && !isDir(a[1]))) return { ok: false, error: 'expected a pane id and an optional direction' };
+    if (!isPaneId(a[0])) return { ok: false, error: 'pane id must look like w1:p1' };
     return server(t, { type: 'pane.join', pane: a[0], ...(a[1] ? { direction: a[1] } : {}) });
   }),
   spec('pane.respawn', 'pane.respawn [kill]', 'Run the focused pane\'s command again; "kill" ends a running one first (tmux respawn-pane)', (a, t) => {
@@ -98,7 +101,7 @@ export const COMMANDS: CommandSpec[] = [
   spec('window.new', 'window.new [name]', 'Open a new window with a shell', (a, t) => server(t, { type: 'window.new', ...(a.length ? { name: a.join(' ') } : {}) })),
   spec('window.select', 'window.select N|next|prev|last', 'Switch window', (a, t) => {
     if (a.length !== 1) return { ok: false, error: 'expected a window number, next, prev or last' };
-    if (/^\d+$/.test(a[0])) return server(t, { type: 'window.select', index: Number(a[0]) });
+    if (/^\d+$/.test(a[0])) return Number(a[0]) <= WINDOW_INDEX_MAX ? server(t, { type: 'window.select', index: Number(a[0]) }) : { ok: false, error: `a window number is at most ${WINDOW_INDEX_MAX}` };
     if (a[0] === 'next' || a[0] === 'prev' || a[0] === 'last') return server(t, { type: 'window.select', relative: a[0] });
     return { ok: false, error: `unknown window "${a[0]}"` };
   }),
@@ -112,7 +115,7 @@ export const COMMANDS: CommandSpec[] = [
   spec('window.layout', `window.layout ${LAYOUT_NAMES.join('|')}|next|prev`, 'Arrange the window\'s panes in a preset layout (as tmux select-layout)', (a, t) => {
     if (a.length !== 1) return { ok: false, error: `expected a layout (${LAYOUT_NAMES.join(', ')}), next or prev` };
     if (a[0] === 'next' || a[0] === 'prev') return server(t, { type: 'window.layout', cycle: a[0] });
-    if ((LAYOUT_NAMES as readonly string[]).includes(a[0])) return server(t, { type: 'window.layout', name: a[0] });
+    if ((LAYOUT_NAMES as readonly string[]).includes(a[0])) return server(t, { type: 'window.layout', name: a[0] as LayoutName });
     return { ok: false, error: `unknown layout "${a[0]}"; expected one of ${LAYOUT_NAMES.join(', ')}, next, prev` };
   }),
   spec('agent.reset', 'agent.reset', 'Forget the focused pane\'s reported agent state (back to screen heuristics)', noArgs('agent.reset')),

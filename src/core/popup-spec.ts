@@ -1,10 +1,18 @@
 // A popup's size and arguments (tmux display-popup -w -h -d -T): parsed once for the prompt, the CLI and the socket, and placed centred.
-import { z } from 'zod';
+// zod-free, so the attached client loads no zod; the socket and the CLI check sizes with popup-size-schema.ts.
 import type { Rect, Size } from './types.js';
 
 /** Cells (border included) or a percentage of the client's terminal, as tmux takes them. */
-export const popupSizeSchema = z.union([z.number().int().min(3).max(10_000), z.string().regex(/^(?:[1-9]\d?|100)%$/, 'a size is cells (3 or more) or a percentage 1%-100%')]);
-export type PopupSize = z.infer<typeof popupSizeSchema>;
+export type PopupSize = number | string;
+export const POPUP_CELLS = { min: 3, max: 10_000 } as const;
+export const POPUP_PERCENT = /^(?:[1-9]\d?|100)%$/;
+export const POPUP_SIZE_RULE = 'a size is cells (3 or more) or a percentage 1%-100%';
+
+/** `v` as a popup size, or undefined: the rule popup-size-schema.ts gives zod. */
+export function popupSize(v: unknown): PopupSize | undefined {
+  if (typeof v === 'number') return Number.isInteger(v) && v >= POPUP_CELLS.min && v <= POPUP_CELLS.max ? v : undefined;
+  return typeof v === 'string' && POPUP_PERCENT.test(v) ? v : undefined;
+}
 
 export const DEFAULT_POPUP_SIZE: { width: PopupSize; height: PopupSize } = { width: '80%', height: '75%' };
 
@@ -17,10 +25,7 @@ export interface PopupArgs {
   command?: string[];
 }
 
-const size = (s: string): PopupSize | undefined => {
-  const r = popupSizeSchema.safeParse(/^\d+$/.test(s) ? Number(s) : s);
-  return r.success ? r.data : undefined;
-};
+const size = (s: string): PopupSize | undefined => popupSize(/^\d+$/.test(s) ? Number(s) : s);
 
 /** `-w W -h H -d DIR -T TITLE [--] CMD...` (the prompt's `popup` / `display-popup`); -E is accepted and implied. */
 export function parsePopupArgs(args: string[]): { ok: true; value: PopupArgs } | { ok: false; error: string } {
@@ -39,7 +44,7 @@ export function parsePopupArgs(args: string[]): { ok: true; value: PopupArgs } |
     if (v === undefined) return { ok: false, error: `${a} needs a value` };
     if (flag === 'width' || flag === 'height') {
       const s = size(v);
-      if (s === undefined) return { ok: false, error: `${a} ${v}: a size is cells (3 or more) or a percentage 1%-100%` };
+      if (s === undefined) return { ok: false, error: `${a} ${v}: ${POPUP_SIZE_RULE}` };
       out[flag] = s;
     } else out[flag] = v.slice(0, flag === 'title' ? 200 : 4096);
   }

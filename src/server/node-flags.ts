@@ -8,6 +8,12 @@
 // unbundled measure had 3.3 -> 4.2 s for =1. A throughput ratio to tmux cannot be judged under such load, so the
 // default stays Node's; CASTELLAN_SERVER_NODE_FLAGS lets a quiet machine settle it:
 // `CASTELLAN_SERVER_NODE_FLAGS=--max-semi-space-size=2 npm run bench`.
+// The memory section with each (bundled, medians of 3 runs, load 10-16; tmux 8.8 MB for the first pane):
+//   default: first pane 15.9 MB (1.81x tmux), panes 2-4 8.6, 4 full panes 119.3 MB, idle 72.6 MB
+//   =4:      first pane  9.2 MB (1.05x),      panes 2-4 4.3, 4 full panes  98.6 MB, idle 72.7 MB
+//   =2:      first pane  8.5 MB (0.97x),      panes 2-4 5.9, 4 full panes  98.9 MB, idle 69.1 MB
+// so =4 meets the per-pane target as =2 does (an idle server keeps its 2 x 4 MB either way); its throughput
+// cost is what decides between them. (The client caps its own young generation: src/client/young-generation.ts.)
 export const SERVER_NODE_FLAGS: readonly string[] = [];
 
 /** Only V8 heap-size and compile-mode flags: nothing that loads code or changes what the server does. */

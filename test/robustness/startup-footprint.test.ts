@@ -1,4 +1,4 @@
-// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set, the bundle keeps paths right, and the server's Node flags reach it.
+// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set and its app only after its young generation is capped, the bundle keeps paths right, and the server's Node flags reach it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -80,4 +80,28 @@ test("CASTELLAN_SERVER_NODE_FLAGS reaches the server's node (and an unknown flag
   const argv = readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
   assert.ok(argv.includes('--max-semi-space-size=2'), argv.join(' '));
   assert.ok(!argv.some((a) => a.startsWith('--inspect')), argv.join(' '));
+});
+
+test("the client's young generation: capped from inside before the app loads, and the cap holds while objects survive", async () => {
+  // attach.js itself loads no Ink or React: the app comes in only after attach() has capped the young generation.
+  const mods = await modulesOf(`await import(${dist('client/attach.js')});`);
+  assert.deepEqual(mods.filter((m) => /\/node_modules\/(ink|react|react-reconciler|yoga-layout)\/|\/dist\/client\/app\.js$/.test(m)), []);
+  // What V8 does with the flag on this Node: without the cap, survivors grow the new space past 2 MB; with it, never.
+  const young = async (env: Record<string, string>): Promise<number> => {
+    const code = `const y = await import(${dist('client/young-generation.js')}); y.capYoungGeneration(); const keep = []; for (let i = 0; i < 300000; i++) keep.push({ i, s: 'x' + i }); process.stdout.write(String(y.youngGenerationBytes()));`;
+    const c = spawn(process.execPath, ['--input-type=module', '-e', code], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    const exit: number | null = await new Promise((r) => c.on('exit', (x) => r(x)));
+    assert.equal(exit, 0, err);
+    // No "unrecognized flag" (or anything else) reaches the user's terminal.
+    assert.equal(err, '');
+    return Number(out);
+  };
+  const MB = 1024 * 1024;
+  assert.ok((await young({ CASTELLAN_CLIENT_YOUNG_GEN: 'default' })) > 2 * MB, 'without the cap the new space grows');
+  const capped = await young({});
+  assert.ok(capped <= 2 * MB, `capped new space ${capped} bytes`);
 });

@@ -1,7 +1,7 @@
 // popup.open: tmux display-popup -E — a floating pty over a client's layout that closes when its program exits.
 import { z } from 'zod';
 import { paneIdSchema } from '../../core/actions.js';
-import { popupSizeSchema } from '../../core/popup-spec.js';
+import { popupSizeSchema } from '../../core/popup-size-schema.js';
 import { ApiError } from '../errors.js';
 import { defineMethod } from '../define-method.js';
 

@@ -1,5 +1,5 @@
 // `castellan popup` (tmux display-popup -E): a floating pty over an attached client's layout, closed when its program exits.
-import { popupSizeSchema } from '../../core/popup-spec.js';
+import { popupSizeSchema } from '../../core/popup-size-schema.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 import { paneArg } from '../cli-util.js';
 

@@ -1,7 +1,6 @@
 // Reads the chooser's tree: this session through the client's own connection, other sessions through their sockets.
 import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { ApiClient } from '../../api/client.js';
 import { resolvePaths } from '../../platform/paths.js';
 import type { ChooserSession, ChooserWindow } from './tree.js';
@@ -10,25 +9,14 @@ interface Requester {
   request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>;
 }
 
-// Only the fields the chooser shows; another session's server is another process, so its answers are parsed.
-const panesSchema = z.object({
-  panes: z.array(z.object({
-    pane_id: z.string().max(40),
-    window_id: z.string().max(40),
-    title: z.string().max(400),
-    active: z.boolean(),
-    exited: z.unknown().optional(),
-    agent: z.object({ name: z.string().max(64).optional(), state: z.enum(['idle', 'working', 'blocked', 'done', 'unknown']), message: z.string().max(2000).optional(), hook_locked: z.boolean() }),
-  })).max(10_000),
-});
-const windowsSchema = z.object({ windows: z.array(z.object({ window_id: z.string().max(40), index: z.number(), name: z.string().max(400) })).max(10_000) });
-
 /** Another session's server gets this long to answer; one that does not is listed as unreachable (and cannot be switched to). A stale socket refuses at once; this only waits on a busy or hung server. */
 const OTHER_MS = 1500;
 const MAX_OTHER_SESSIONS = 32;
 
 async function readSession(api: Requester, name: string, current: boolean, currentWindow: string | undefined, timeoutMs: number, socket?: string): Promise<ChooserSession> {
   const [w, p] = await Promise.all([api.request('window.list', {}, { timeoutMs }), api.request('pane.list', {}, { timeoutMs })]);
+  // zod comes in only when the chooser opens: the attached client's other input is its own server's frames.
+  const { panesSchema, windowsSchema } = await import('./schemas.js');
   const wins = windowsSchema.parse(w).windows;
   const panes = panesSchema.parse(p).panes;
   const windows: ChooserWindow[] = wins.map((x) => ({
