@@ -6,7 +6,7 @@ import type { Paths } from '../platform/paths.js';
 import { bridgeLog, eventSeq, parsePayload, runBridge } from './bridge.js';
 import { BridgeLink } from './bridge-link.js';
 import { denyAnswer, denyUnreadable, governToolHook, toolEventKind, type HookAnswer } from './govern.js';
-import { argvInput, gatePayload, readDeadline, readHookInput } from './hook-input.js';
+import { argvInput, gatePayload, readDeadline, readStdin } from './hook-input.js';
 import { writeErr, writeOut } from './hook-output.js';
 import { isAgentName } from './tables.js';
 import type { AgentName } from './types.js';
@@ -47,7 +47,7 @@ export async function runHook(ctx: HookContext, positionals: string[]): Promise<
   if (!agent || !event || positionals.length > 3) throw new HookUsageError('expected AGENT EVENT [PAYLOAD_JSON]');
   const kind = isAgentName(agent) ? toolEventKind(agent, event) : undefined;
   const gating = kind === 'pre';
-  const input = json === undefined ? await readHookInput(process.stdin, { timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json);
+  const input = json === undefined ? await readStdin({ timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json);
   let payload: unknown;
   if (gating && isAgentName(agent)) {
     // A tool call is judged on its whole payload or not at all: what cannot be read is denied, never waved through.
