@@ -38,10 +38,10 @@ const tooLarge = (max: number, bytes: number): HookInput => ({ ok: false, why: `
  */
 export async function readStdin(o: { timeoutMs: number; maxBytes?: number }): Promise<HookInput> {
   const max = o.maxBytes ?? HOOK_PAYLOAD_MAX_BYTES;
-  const now = readPipeNow(max);
-  if (now && now.bytes > max) return tooLarge(max, now.bytes);
-  if (now?.eof) return { ok: true, text: Buffer.concat(now.chunks, now.bytes).toString('utf8'), bytes: now.bytes };
-  return readHookInput(process.stdin, { ...o, ...(now ? { head: now } : {}) });
+  const head = readPipeNow(max);
+  if (head && head.bytes > max) return tooLarge(max, head.bytes);
+  if (head?.eof) return { ok: true, text: Buffer.concat(head.chunks, head.bytes).toString('utf8'), bytes: head.bytes };
+  return readHookInput(process.stdin, { ...o, ...(head ? { head } : {}) });
 }
 
 /** Reads a stream to its end (after `head`, what was read of it already). Fails (never throws) when it is larger than maxBytes, not closed in time, or breaks. */

@@ -8,7 +8,9 @@
 // Anything else (a flag, help, a wrong word count) goes through the full CLI, which gives the usual messages.
 import { resolvePaths } from '../platform/paths.js';
 import { HookUsageError, runHook } from './hook-command.js';
-import { writeErr } from './hook-output.js';
+import { exitWhenFlushed, writeErr } from './hook-output.js';
+
+export { exitWhenFlushed };
 
 /** Is this argv (after `node castellan.js`) one the fast entry serves exactly as the CLI would? */
 export function isFastHookArgv(argv: readonly string[]): boolean {

@@ -6,6 +6,9 @@
 // a second, non-blocking descriptor of the same pipe (/proc/self/fd/0) is drained synchronously: EOF means done;
 // "would block" means the writer is still going, and the caller reads the rest through the stream, with its deadline.
 // Anything unusual (not a pipe, no /proc, another OS, a read error) returns what was read and leaves the rest to the stream.
+// Not fs.read on fd 0 for the other cases (a socketpair, which Node-based agents give): a read blocked in the thread
+// pool past the deadline keeps the process from exiting, even through process.exit (measured here on Node 20), and a
+// bridge killed by the agent's hook timeout is a tool call waved through.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
 
 export interface PipeRead {
