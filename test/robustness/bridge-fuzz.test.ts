@@ -157,24 +157,24 @@ describe('the hook bridge under hostile payloads', { concurrency: true }, () => 
   describe('what can be read is still judged on its merits', { concurrency: true }, () => {
     for (const agent of AGENTS)
       for (const stdin of ['socket', 'fifo'] as const)
-      test(`${agent}: a well-formed shell call is denied by the policy, not as unreadable (stdin a ${stdin})`, async () => {
+        test(`${agent}: a well-formed shell call is denied by the policy, not as unreadable (stdin a ${stdin})`, async () => {
+          const env = await online;
+          await pool(async () => {
+            const r = await runHook({ agent, event: GATE[agent].event, feed: { kind: 'whole', data: JSON.stringify(GATE[agent].call(env.home)) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home, stdin });
+            const a = gateAnswer(agent, r.stdout);
+            assert.equal(a?.decision, 'deny');
+            assert.match(a!.reason, /permission policy denies shell/);
+          });
+        });
+    for (const stdin of ['socket', 'fifo'] as const)
+      test(`claude: a 5 MB Write (under the 8 MiB cap) is read whole and allowed (stdin a ${stdin})`, async () => {
         const env = await online;
         await pool(async () => {
-          const r = await runHook({ agent, event: GATE[agent].event, feed: { kind: 'whole', data: JSON.stringify(GATE[agent].call(env.home)) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home, stdin });
-          const a = gateAnswer(agent, r.stdout);
-          assert.equal(a?.decision, 'deny');
-          assert.match(a!.reason, /permission policy denies shell/);
+          const payload = { session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(env.home, 'big.txt'), content: 'y'.repeat(5 * 1024 * 1024) }, cwd: env.home };
+          const r = await runHook({ agent: 'claude', event: 'PreToolUse', feed: { kind: 'whole', data: JSON.stringify(payload) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home, stdin });
+          assert.equal(r.code, 0, r.stderr);
+          assert.equal(r.stdout, '');
         });
       });
-    for (const stdin of ['socket', 'fifo'] as const)
-    test(`claude: a 5 MB Write (under the 8 MiB cap) is read whole and allowed (stdin a ${stdin})`, async () => {
-      const env = await online;
-      await pool(async () => {
-        const payload = { session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(env.home, 'big.txt'), content: 'y'.repeat(5 * 1024 * 1024) }, cwd: env.home };
-        const r = await runHook({ agent: 'claude', event: 'PreToolUse', feed: { kind: 'whole', data: JSON.stringify(payload) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home, stdin });
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout, '');
-      });
-    });
   });
 });
