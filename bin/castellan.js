@@ -20,8 +20,12 @@ async function run(argv) {
     const bundled = built('../dist/hook/hook-main.cjs');
     const unbundled = bundled ? undefined : built('../dist/integrations/hook-main.js');
     const hook = bundled ? require(bundled) : unbundled && (await import(pathToFileURL(unbundled).href));
-    // No process.exit() after it: on macOS a pipe is written asynchronously, and a cut answer is a lost denial.
-    if (hook && hook.isFastHookArgv(argv)) return void (process.exitCode = await hook.hookMain(argv));
+    // Exits once the answer is written out (on macOS a pipe is written asynchronously, and a cut answer is a lost
+    // denial), without Node's teardown; the unbundled fallback of an older build may lack it, and then ends as usual.
+    if (hook && hook.isFastHookArgv(argv)) {
+      const code = await hook.hookMain(argv);
+      return void (hook.exitWhenFlushed ? hook.exitWhenFlushed(code) : (process.exitCode = code));
+    }
   }
   const main = built('../dist/cli/main.js');
   if (!main) {

@@ -75,9 +75,16 @@ async function nodeFloor(): Promise<Mem> {
   }
 }
 
-/** One `bash -c` per call: wall time from $EPOCHREALTIME and the child's CPU from `times`, both in ms. */
-function timedCalls(cmd: string, env: NodeJS.ProcessEnv, n: number): { wallMs: number[]; cpuMs: number[] } {
-  const script = `s=$EPOCHREALTIME; ${cmd} >/dev/null 2>&1; e=$EPOCHREALTIME; echo "$s $e"; times`;
+/**
+ * One `bash -c` per call: wall time from $EPOCHREALTIME and the child's CPU from `times`, both in ms. `input` is the
+ * call's stdin as a Node-based agent (Claude Code, Gemini CLI) gives it: written to a socketpair (libuv's "pipe"),
+ * then closed; a command may take it from a real pipe instead (`<<<`, as a shell pipeline or a Rust agent gives).
+ */
+function timedCalls(cmd: string, env: NodeJS.ProcessEnv, n: number, input = '', viaPipe = false): { wallMs: number[]; cpuMs: number[] } {
+  // Through a pipe: bash reads the input first (untimed), and a here-string that small is a pipe in bash >= 5.1.
+  const script = viaPipe
+    ? `IFS= read -r -d '' P; s=$EPOCHREALTIME; ${cmd} <<< "$P" >/dev/null 2>&1; e=$EPOCHREALTIME; echo "$s $e"; times`
+    : `s=$EPOCHREALTIME; ${cmd} >/dev/null 2>&1; e=$EPOCHREALTIME; echo "$s $e"; times`;
   const wallMs: number[] = [];
   const cpuMs: number[] = [];
   const sec = (x: string) => {
@@ -85,7 +92,7 @@ function timedCalls(cmd: string, env: NodeJS.ProcessEnv, n: number): { wallMs: n
     return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
   };
   for (let i = 0; i < n; i++) {
-    const out = execFileSync('bash', ['-c', script], { env, encoding: 'utf8' }).trim().split('\n');
+    const out = execFileSync('bash', ['-c', script], { env, encoding: 'utf8', input }).trim().split('\n');
     const [s, e] = out[0].split(' ').map(Number);
     wallMs.push((e - s) * 1000);
     // `times` prints the shell's own user/sys, then its children's.
@@ -118,7 +125,8 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
   const floor = await nodeFloor();
   const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: SHELL });
   let cServer: Mem, cServerAlone: Mem, cClient: Mem, reapers: number;
-  let hookPre: { wallMs: number[]; cpuMs: number[] }, hookState: { wallMs: number[]; cpuMs: number[] }, nodeZero: { wallMs: number[]; cpuMs: number[] };
+  let hookPre: { wallMs: number[]; cpuMs: number[] }, hookPrePipe: { wallMs: number[]; cpuMs: number[] }, hookState: { wallMs: number[]; cpuMs: number[] }, nodeZero: { wallMs: number[]; cpuMs: number[] };
+  let hookPreCa: { wallMs: number[]; cpuMs: number[] } | undefined;
   try {
     const panes = new Set((await s.notePanes()).map((p) => p.pid!).filter(Boolean));
     const own = () => [s.pid, ...helpers(s.pid, panes)];
@@ -133,9 +141,22 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
     writeFileSync(prompt, CLAUDE_PROMPT(s.home));
     const env = { ...b.env, HOME: s.home, XDG_STATE_HOME: join(s.home, 'state'), XDG_CONFIG_HOME: join(s.home, 'config'), CASTELLAN_SOCKET: s.socket, CASTELLAN_ENV: '1', CASTELLAN_PANE_ID: 'w1:p1' };
     const bin = join(b.root, 'bin', 'castellan.js');
-    nodeZero = timedCalls(`'${process.execPath}' -e 0`, env, calls);
-    hookPre = timedCalls(`'${process.execPath}' '${bin}' hook claude PreToolUse < '${pre}'`, env, calls);
-    hookState = timedCalls(`'${process.execPath}' '${bin}' hook claude UserPromptSubmit < '${prompt}'`, env, calls);
+    // Alternating, so a load change on a shared box moves every series alike. stdin is never a file: no agent gives one
+    // (a file would load Node's fs streams, ~5 ms, that no agent's call pays).
+    const node = `'${process.execPath}'`;
+    const series = { nodeZero: `${node} -e 0`, hookPre: `${node} '${bin}' hook claude PreToolUse`, hookPrePipe: `${node} '${bin}' hook claude PreToolUse`, hookState: `${node} '${bin}' hook claude UserPromptSubmit` };
+    const input: Record<string, string> = { hookPre: readFileSync(pre, 'utf8'), hookPrePipe: readFileSync(pre, 'utf8'), hookState: readFileSync(prompt, 'utf8') };
+    const got = Object.fromEntries(Object.keys(series).map((k) => [k, { wallMs: [] as number[], cpuMs: [] as number[] }]));
+    for (let i = 0; i < calls; i++)
+      for (const [k, cmd] of Object.entries(series)) {
+        const one = timedCalls(cmd, env, 1, input[k], k === 'hookPrePipe');
+        got[k].wallMs.push(...one.wallMs);
+        got[k].cpuMs.push(...one.cpuMs);
+      }
+    ({ nodeZero, hookPre, hookPrePipe, hookState } = got as Record<keyof typeof series, { wallMs: number[]; cpuMs: number[] }>);
+    // NODE_EXTRA_CA_CERTS costs every Node start that has it (~80 ms here: Node 20 builds its root store at start),
+    // and a pane inherits it from the server's environment: shown beside the rest when the bench's own has it.
+    if (process.env.NODE_EXTRA_CA_CERTS) hookPreCa = timedCalls(`${series.hookPre}`, { ...env, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }, Math.min(calls, 10), input.hookPre);
   } finally {
     await s.stop();
   }
@@ -177,11 +198,13 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
     { section: S, metric: 'node -e 0 (floor), median wall', unit: 'ms', castellan: median(nodeZero.wallMs), digits: 1 },
     { section: S, metric: 'hook bridge PreToolUse, median wall', unit: 'ms', castellan: median(hookPre.wallMs), digits: 1, target: '< 60', pass: median(hookPre.wallMs) < 60 },
     { section: S, metric: 'hook bridge PreToolUse, median CPU', unit: 'ms', castellan: median(hookPre.cpuMs), digits: 1 },
+    { section: S, metric: 'hook bridge PreToolUse, stdin a shell pipe, median wall', unit: 'ms', castellan: median(hookPrePipe.wallMs), digits: 1 },
     { section: S, metric: 'hook bridge state-only event, median wall', unit: 'ms', castellan: median(hookState.wallMs), digits: 1 },
+    ...(hookPreCa ? [{ section: S, metric: 'hook bridge PreToolUse with NODE_EXTRA_CA_CERTS, median wall', unit: 'ms', castellan: median(hookPreCa.wallMs), digits: 1 }] : []),
     { section: S, metric: 'install: production node_modules (tmux: binary)', unit: 'MB', castellan: MB(install.totalKiB), tmux: MB(tmuxBinKiB), digits: 1 },
   ];
   return {
     rows,
-    raw: { floor, castellan: { serverNodeFlags: serverNodeFlags(process.env), server: cServer, serverAlone: cServerAlone, helpers: reapers, client: cClient, hookPre, hookState, nodeZero }, tmux: { server: tServer, client: tClient, binKiB: tmuxBinKiB }, install },
+    raw: { floor, castellan: { serverNodeFlags: serverNodeFlags(process.env), server: cServer, serverAlone: cServerAlone, helpers: reapers, client: cClient, hookPre, hookPrePipe, hookState, hookPreCa, nodeZero }, tmux: { server: tServer, client: tClient, binKiB: tmuxBinKiB }, install },
   };
 }

@@ -1,7 +1,8 @@
 // The hook bridge's hot path: payload → table → one pane.report_agent over a raw socket, with short deadlines and no output.
 // Deliberately free of zod, the API method table and the UI: it runs, synchronously blocking the agent, on every hook event.
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { RpcClient, RpcError } from '../platform/rpc-client.js';
+import { RpcError } from '../platform/rpc-client.js';
+import { BridgeLink } from './bridge-link.js';
 
 /** For the bridge log: the server's error code first, then its message. */
 const why = (e: unknown): string => (e instanceof RpcError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
@@ -26,6 +27,8 @@ export interface BridgeOptions {
   seq: number;
   connectTimeoutMs?: number;
   replyTimeoutMs?: number;
+  /** The hook call's one connection, shared with hook.decide (used when it is to `socket`). */
+  link?: BridgeLink;
 }
 
 export interface BridgeResult {
@@ -36,9 +39,14 @@ export interface BridgeResult {
   reply?: Record<string, unknown>;
 }
 
-/** Microseconds since the epoch at which this process started: the closest stand-in for "when the agent fired the event". */
+/**
+ * Microseconds since the epoch at which this process started: the closest stand-in for "when the agent fired the event".
+ * From the clock and process.uptime(), not performance.timeOrigin: the `performance` global loads perf_hooks (~1.3 ms
+ * of every hook call). Date.now() is whole milliseconds, so this is within 1 ms of timeOrigin, below the spread of
+ * process starts themselves (exec and Node's own start vary by several ms); a later agent event is a later process.
+ */
 export function eventSeq(): number {
-  return Math.round(performance.timeOrigin * 1000);
+  return Math.round((Date.now() - process.uptime() * 1000) * 1000);
 }
 
 export function parsePayload(text: string | undefined): unknown {
@@ -130,37 +138,33 @@ export async function runBridge(o: BridgeOptions): Promise<BridgeResult> {
 
   const connectMs = o.connectTimeoutMs ?? CONNECT_TIMEOUT_MS;
   const replyMs = o.replyTimeoutMs ?? REPLY_TIMEOUT_MS;
-  let api: RpcClient;
+  // The hook call's shared connection (hook.decide goes on it too), or one of its own.
+  const link = o.link?.socket === o.socket ? o.link : new BridgeLink(o.socket);
   try {
-    api = await RpcClient.connect(o.socket, connectMs);
+    return await link.use(connectMs, async (api) => {
+      if (r.unless?.length) {
+        const info = await api.request<Record<string, unknown>>('pane.get', { pane_id: pane }, replyMs);
+        const cur = (info.agent as { state?: string } | undefined)?.state;
+        if (cur && (r.unless as readonly string[]).includes(cur)) return done({ action: 'skipped', state: r.state, reason: `pane is ${cur}` });
+      }
+      const sessionId = sessionIdOf(o.payload, row?.mainThreadField);
+      const reply = await api.request<Record<string, unknown>>(
+        'pane.report_agent',
+        {
+          pane_id: pane,
+          agent: o.agent,
+          state: r.state,
+          source: r.lock ? 'hook' : 'api',
+          ...(r.message ? { message: r.message } : {}),
+          seq: o.seq,
+          ...(sessionId ? { session_id: sessionId } : {}),
+        },
+        replyMs,
+      );
+      if (r.release && !reply.ignored) await api.request('pane.reset_agent', { pane_id: pane }, replyMs);
+      return done({ action: 'reported', state: r.state, reply, ...(reply.ignored ? { reason: String(reply.ignored) } : {}) });
+    });
   } catch (e) {
     return done({ action: 'failed', state: r.state, reason: why(e) });
-  }
-  try {
-    if (r.unless?.length) {
-      const info = await api.request<Record<string, unknown>>('pane.get', { pane_id: pane }, replyMs);
-      const cur = (info.agent as { state?: string } | undefined)?.state;
-      if (cur && (r.unless as readonly string[]).includes(cur)) return done({ action: 'skipped', state: r.state, reason: `pane is ${cur}` });
-    }
-    const sessionId = sessionIdOf(o.payload, row?.mainThreadField);
-    const reply = await api.request<Record<string, unknown>>(
-      'pane.report_agent',
-      {
-        pane_id: pane,
-        agent: o.agent,
-        state: r.state,
-        source: r.lock ? 'hook' : 'api',
-        ...(r.message ? { message: r.message } : {}),
-        seq: o.seq,
-        ...(sessionId ? { session_id: sessionId } : {}),
-      },
-      replyMs,
-    );
-    if (r.release && !reply.ignored) await api.request('pane.reset_agent', { pane_id: pane }, replyMs);
-    return done({ action: 'reported', state: r.state, reply, ...(reply.ignored ? { reason: String(reply.ignored) } : {}) });
-  } catch (e) {
-    return done({ action: 'failed', state: r.state, reason: why(e) });
-  } finally {
-    api.close();
   }
 }

@@ -1,6 +1,7 @@
 // Governance through agents' own tool hooks: castellan's pipeline decides, the answer speaks the agent's protocol.
 import { appendAudit } from '../hooks/audit.js';
 import type { Paths } from '../platform/paths.js';
+import type { BridgeLink } from './bridge-link.js';
 import { askServerDecision, type DecideRequest } from './server-decide.js';
 import type { AgentName } from './types.js';
 import { isPaneId } from '../platform/pane-id.js';
@@ -122,6 +123,8 @@ export interface GovernHookInput {
   paths?: Paths;
   /** Awaited before the local pipeline loads (its synchronous load must not eat the state report's deadlines). */
   beforeLocal?: () => Promise<unknown>;
+  /** The hook call's connection to the server, shared with the state report (bridge-link.ts). */
+  link?: BridgeLink;
 }
 
 /** The agent's SubagentStop hooks for this call; a server that cannot be asked denies (they may exist to forbid it). */
@@ -161,7 +164,9 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.
   const prompt = o.agent === 'claude' ? 'defer' : 'ui';
   const remote = (req: Omit<DecideRequest, 'tool' | 'argv' | 'cwd' | 'toolInput' | 'agentId' | 'paneId' | 'prompt' | 'env' | 'paths'>) =>
-    o.paths ? askServerDecision({ ...req, tool: call.tool, argv: call.argv, cwd, toolInput: call.toolInput, agentId, paneId, prompt, env: o.env, paths: { ...o.paths, socket: o.socket ?? o.paths.socket } }) : Promise.resolve(undefined);
+    o.paths
+      ? askServerDecision({ ...req, tool: call.tool, argv: call.argv, cwd, toolInput: call.toolInput, agentId, paneId, prompt, env: o.env, paths: { ...o.paths, socket: o.socket ?? o.paths.socket } }, { link: o.link })
+      : Promise.resolve(undefined);
   const local = async () => {
     await o.beforeLocal?.();
     return loadPipeline();

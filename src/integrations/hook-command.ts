@@ -4,8 +4,10 @@
 // agent runs this on every tool call, so nothing here may pull in the CLI table, the API schemas or the UI.
 import type { Paths } from '../platform/paths.js';
 import { bridgeLog, eventSeq, parsePayload, runBridge } from './bridge.js';
+import { BridgeLink } from './bridge-link.js';
 import { denyAnswer, denyUnreadable, governToolHook, toolEventKind, type HookAnswer } from './govern.js';
-import { argvInput, gatePayload, readDeadline, readHookInput } from './hook-input.js';
+import { argvInput, gatePayload, readDeadline, readStdin } from './hook-input.js';
+import { writeErr, writeOut } from './hook-output.js';
 import { isAgentName } from './tables.js';
 import type { AgentName } from './types.js';
 
@@ -45,7 +47,7 @@ export async function runHook(ctx: HookContext, positionals: string[]): Promise<
   if (!agent || !event || positionals.length > 3) throw new HookUsageError('expected AGENT EVENT [PAYLOAD_JSON]');
   const kind = isAgentName(agent) ? toolEventKind(agent, event) : undefined;
   const gating = kind === 'pre';
-  const input = json === undefined ? await readHookInput(process.stdin, { timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json);
+  const input = json === undefined ? await readStdin({ timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json);
   let payload: unknown;
   if (gating && isAgentName(agent)) {
     // A tool call is judged on its whole payload or not at all: what cannot be read is denied, never waved through.
@@ -53,7 +55,7 @@ export async function runHook(ctx: HookContext, positionals: string[]): Promise<
     if ('why' in g) {
       bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} denied: payload unreadable (${g.why})`);
       const a = await denyUnreadable({ agent, event, why: g.why, bytes: input.bytes, env: ctx.env, cwd: ctx.cwd, paths: ctx.paths });
-      process.stdout.write(a.stdout + '\n');
+      writeOut(a.stdout + '\n');
       return a.exitCode;
     }
     payload = g.payload;
@@ -63,13 +65,15 @@ export async function runHook(ctx: HookContext, positionals: string[]): Promise<
     return HOOK_EXIT.ok;
   } else payload = parsePayload(input.text);
   // The state report goes out first, before any governance code loads: the pane's badge follows it.
-  const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ });
+  // One connection carries the report and, for a tool call, hook.decide (pipelined: the report is written first).
+  const link = new BridgeLink(ctx.paths.socket);
+  const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ, link });
   // Tool events also go through castellan's governance (the server decides when it can, else the pipeline here, loaded
   // only once the report is through, so its synchronous load cannot eat the report's deadlines); the answer is the only
   // thing this command ever prints.
   const governed =
     isAgentName(agent) && kind
-      ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report }), ctx.paths.stateDir, agent, gating)
+      ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report, link }), ctx.paths.stateDir, agent, gating)
       : undefined;
   // A pane started by `castellan agent start` carries its agent id: that agent's own hooks answer its other events.
   const own =
@@ -78,8 +82,8 @@ export async function runHook(ctx: HookContext, positionals: string[]): Promise<
       : undefined;
   await report;
   if (governed?.by && ctx.env.CASTELLAN_HOOK_DEBUG) bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} governed by the ${governed.by}`);
-  if (own?.stdout) process.stdout.write(own.stdout + '\n');
-  if (governed?.stdout) process.stdout.write(governed.stdout + '\n');
-  if (governed?.stderr) process.stderr.write(governed.stderr + '\n');
+  if (own?.stdout) writeOut(own.stdout + '\n');
+  if (governed?.stdout) writeOut(governed.stdout + '\n');
+  if (governed?.stderr) writeErr(governed.stderr + '\n');
   return governed?.exitCode ?? HOOK_EXIT.ok;
 }

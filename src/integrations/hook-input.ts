@@ -1,6 +1,7 @@
 // Reading a hook payload whole, within a size cap and a deadline, and saying why one that gates a tool call cannot be trusted.
-// On the bridge's hot path: no zod, nothing but node:stream events.
+// On the bridge's hot path: no zod; a synchronous read of the pipe when it holds the whole payload, else node:stream events.
 import { valueDeeperThan } from '../api/json-guard.js';
+import { readPipeNow } from './stdin-pipe.js';
 import type { AgentName } from './types.js';
 
 /**
@@ -29,13 +30,27 @@ export function readDeadline(env: NodeJS.ProcessEnv, gating: boolean): number {
   return gating ? gate : Math.min(gate, STATE_READ_MS);
 }
 
-/** Reads stdin to its end. Fails (never throws) when it is larger than maxBytes, not closed in time, or breaks. */
-export function readHookInput(stream: NodeJS.ReadStream, o: { timeoutMs: number; maxBytes?: number }): Promise<HookInput> {
+const tooLarge = (max: number, bytes: number): HookInput => ({ ok: false, why: `larger than ${size(max)}; stopped after ${bytes} bytes`, bytes });
+
+/**
+ * Reads the hook's stdin to its end: at once when the pipe already holds all of it (stdin-pipe.ts), else through
+ * process.stdin with the deadline. Fails (never throws) when it is larger than maxBytes, not closed in time, or breaks.
+ */
+export async function readStdin(o: { timeoutMs: number; maxBytes?: number }): Promise<HookInput> {
+  const max = o.maxBytes ?? HOOK_PAYLOAD_MAX_BYTES;
+  const head = readPipeNow(max);
+  if (head && head.bytes > max) return tooLarge(max, head.bytes);
+  if (head?.eof) return { ok: true, text: Buffer.concat(head.chunks, head.bytes).toString('utf8'), bytes: head.bytes };
+  return readHookInput(process.stdin, { ...o, ...(head ? { head } : {}) });
+}
+
+/** Reads a stream to its end (after `head`, what was read of it already). Fails (never throws) when it is larger than maxBytes, not closed in time, or breaks. */
+export function readHookInput(stream: NodeJS.ReadStream, o: { timeoutMs: number; maxBytes?: number; head?: { chunks: Buffer[]; bytes: number } }): Promise<HookInput> {
   const max = o.maxBytes ?? HOOK_PAYLOAD_MAX_BYTES;
   if (stream.isTTY) return Promise.resolve({ ok: true, text: '', bytes: 0 });
   return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let bytes = 0;
+    const chunks: Buffer[] = [...(o.head?.chunks ?? [])];
+    let bytes = o.head?.bytes ?? 0;
     let done = false;
     const finish = (r: HookInput) => {
       if (done) return;
@@ -52,7 +67,7 @@ export function readHookInput(stream: NodeJS.ReadStream, o: { timeoutMs: number;
       bytes += b.length;
       if (bytes > max) {
         chunks.length = 0;
-        finish({ ok: false, why: `larger than ${size(max)}; stopped after ${bytes} bytes`, bytes });
+        finish(tooLarge(max, bytes));
         return;
       }
       chunks.push(b);

@@ -8,6 +8,9 @@
 // Anything else (a flag, help, a wrong word count) goes through the full CLI, which gives the usual messages.
 import { resolvePaths } from '../platform/paths.js';
 import { HookUsageError, runHook } from './hook-command.js';
+import { exitWhenFlushed, writeErr } from './hook-output.js';
+
+export { exitWhenFlushed };
 
 /** Is this argv (after `node castellan.js`) one the fast entry serves exactly as the CLI would? */
 export function isFastHookArgv(argv: readonly string[]): boolean {
@@ -15,24 +18,17 @@ export function isFastHookArgv(argv: readonly string[]): boolean {
 }
 
 export async function hookMain(argv: readonly string[]): Promise<number> {
-  // `castellan hook ... | head`: the reader's choice, not an error worth a stack trace.
-  for (const stream of [process.stdout, process.stderr]) {
-    stream.on('error', (e: NodeJS.ErrnoException) => {
-      if (e.code === 'EPIPE') process.exit(process.exitCode ?? 0);
-      throw e;
-    });
-  }
   let paths;
   try {
     paths = resolvePaths({});
   } catch (e) {
-    process.stderr.write(`castellan: ${(e as Error).message}\n`);
+    writeErr(`castellan: ${(e as Error).message}\n`);
     return 2;
   }
   try {
     return await runHook({ paths, env: process.env, cwd: process.cwd() }, argv.slice(1));
   } catch (e) {
-    process.stderr.write(`castellan hook: ${(e as Error).message}${e instanceof HookUsageError ? '\nusage: castellan hook AGENT EVENT [PAYLOAD_JSON]' : ''}\n`);
+    writeErr(`castellan hook: ${(e as Error).message}${e instanceof HookUsageError ? '\nusage: castellan hook AGENT EVENT [PAYLOAD_JSON]' : ''}\n`);
     return e instanceof HookUsageError ? 2 : 1;
   }
 }

@@ -2,7 +2,7 @@
 // zod-free like the rest of the hot path; anything short of a clear answer returns undefined and the bridge decides itself.
 import { resolve } from 'node:path';
 import type { Paths } from '../platform/paths.js';
-import { RpcClient } from '../platform/rpc-client.js';
+import { BridgeLink } from './bridge-link.js';
 import { isPaneId } from '../platform/pane-id.js';
 
 export const DECIDE_CONNECT_MS = 300;
@@ -43,7 +43,7 @@ function planFields(t: Record<string, unknown>): Record<string, unknown> | undef
 }
 
 /** The server's decision, or undefined (no server, an old one, a slow one, a call it leaves to the bridge). Never throws. */
-export async function askServerDecision(r: DecideRequest, o: { connectMs?: number; replyMs?: number } = {}): Promise<ServerDecision | undefined> {
+export async function askServerDecision(r: DecideRequest, o: { connectMs?: number; replyMs?: number; link?: BridgeLink } = {}): Promise<ServerDecision | undefined> {
   const goal = r.env.CASTELLAN_GOAL_ID || undefined;
   // What the server could not take as the bridge has it is decided by the bridge, so both record the same thing.
   if (!r.paths.socket || r.argv.reduce((n, a) => n + a.length, 0) > MAX_ARGV_CHARS || r.agentId.length > 300 || (goal?.length ?? 0) > 300) return undefined;
@@ -66,17 +66,17 @@ export async function askServerDecision(r: DecideRequest, o: { connectMs?: numbe
     session: r.paths.session,
     pid: process.pid,
   };
-  let api: RpcClient | undefined;
   const replyMs = o.replyMs ?? DECIDE_REPLY_MS;
+  // On the hook call's shared connection when it goes to this socket (the state report is on it already), else its own.
+  const link = o.link?.socket === r.paths.socket ? o.link : new BridgeLink(r.paths.socket);
   try {
-    api = await RpcClient.connect(r.paths.socket, o.connectMs ?? DECIDE_CONNECT_MS);
     // A server that reads the request after we gave up must not decide (and audit) it too: we decide it then.
-    const a = await api.request<Record<string, unknown>>('hook.decide', { ...params, deadline: Date.now() + replyMs - 100 }, replyMs);
+    const a = await link.use(o.connectMs ?? DECIDE_CONNECT_MS, (api) =>
+      api.request<Record<string, unknown>>('hook.decide', { ...params, deadline: Date.now() + replyMs - 100 }, replyMs),
+    );
     if (a?.decided !== true || typeof a.decision !== 'string' || !DECISIONS.has(a.decision) || typeof a.source !== 'string') return undefined;
     return { decision: a.decision as ServerDecision['decision'], source: a.source, ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
   } catch {
     return undefined;
-  } finally {
-    api?.close();
   }
 }

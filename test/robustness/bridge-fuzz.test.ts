@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { makeTempEnv, type TempEnv } from '../support/temp-env.js';
-import { auditRecords, type Feed, GATE, gateAnswer, limiter, runHook } from './bridge-support.js';
+import { auditRecords, type Feed, GATE, gateAnswer, limiter, runHook, type StdinKind } from './bridge-support.js';
 
 const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
 /** The gating read deadline (CASTELLAN_HOOK_READ_MS) for the slow feeds, which take longer than it. */
@@ -96,16 +96,16 @@ after(async () => {
   await Promise.allSettled([online.then((e) => e.cleanup()), offline.then((e) => e.cleanup())]);
 });
 
-function gatingSuite(label: string, envOf: () => Promise<TempEnv>, only?: readonly string[]) {
+function gatingSuite(label: string, envOf: () => Promise<TempEnv>, only?: readonly string[], o: { agents?: readonly string[]; stdin?: StdinKind } = {}) {
   describe(`${label}: a tool-gating event that cannot be read is denied`, { concurrency: true }, () => {
-    for (const agent of AGENTS)
+    for (const agent of o.agents ?? AGENTS)
       for (const c of CASES) {
         if (only && !only.includes(c.name)) continue;
         test(`${agent} ${GATE[agent].event}: ${c.name}`, async () => {
           const env = await envOf();
           await pool(async () => {
             const pane = `w9:p${++paneSeq}`;
-            const r = await runHook({ agent, event: GATE[agent].event, feed: c.feed(agent, env.home), env: paneEnv(env, pane, c.readMs ?? DEFAULT_READ_MS), cwd: env.home });
+            const r = await runHook({ agent, event: GATE[agent].event, feed: c.feed(agent, env.home), env: paneEnv(env, pane, c.readMs ?? DEFAULT_READ_MS), cwd: env.home, stdin: o.stdin });
             assert.equal(r.hung, false, 'the bridge did not exit by itself');
             assert.ok(r.ms < GATE_BOUND_MS, `took ${Math.round(r.ms)} ms`);
             assert.equal(r.code, 0, r.stderr);
@@ -130,6 +130,8 @@ describe('the hook bridge under hostile payloads', { concurrency: true }, () => 
   gatingSuite('with a server', () => online);
   // With no server the bridge still decides (governance is local): the same kinds of input, fewer of them.
   gatingSuite('with no server', () => offline, ['empty stdin', 'binary', 'a JSON array', 'no tool name', '10 MB payload', 'stdin never closed']);
+  // A real pipe (a shell pipeline, a Rust agent) is read another way than the socketpair Node gives (stdin-pipe.ts).
+  gatingSuite('stdin a real pipe', () => online, undefined, { agents: ['claude', 'codex'], stdin: 'fifo' });
 
   // The state path is the same code for every agent: each input on one agent's event (in turn), and the inputs that
   // could keep an agent waiting on every agent's.
@@ -154,23 +156,25 @@ describe('the hook bridge under hostile payloads', { concurrency: true }, () => 
 
   describe('what can be read is still judged on its merits', { concurrency: true }, () => {
     for (const agent of AGENTS)
-      test(`${agent}: a well-formed shell call is denied by the policy, not as unreadable`, async () => {
+      for (const stdin of ['socket', 'fifo'] as const)
+        test(`${agent}: a well-formed shell call is denied by the policy, not as unreadable (stdin a ${stdin})`, async () => {
+          const env = await online;
+          await pool(async () => {
+            const r = await runHook({ agent, event: GATE[agent].event, feed: { kind: 'whole', data: JSON.stringify(GATE[agent].call(env.home)) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home, stdin });
+            const a = gateAnswer(agent, r.stdout);
+            assert.equal(a?.decision, 'deny');
+            assert.match(a!.reason, /permission policy denies shell/);
+          });
+        });
+    for (const stdin of ['socket', 'fifo'] as const)
+      test(`claude: a 5 MB Write (under the 8 MiB cap) is read whole and allowed (stdin a ${stdin})`, async () => {
         const env = await online;
         await pool(async () => {
-          const r = await runHook({ agent, event: GATE[agent].event, feed: { kind: 'whole', data: JSON.stringify(GATE[agent].call(env.home)) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home });
-          const a = gateAnswer(agent, r.stdout);
-          assert.equal(a?.decision, 'deny');
-          assert.match(a!.reason, /permission policy denies shell/);
+          const payload = { session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(env.home, 'big.txt'), content: 'y'.repeat(5 * 1024 * 1024) }, cwd: env.home };
+          const r = await runHook({ agent: 'claude', event: 'PreToolUse', feed: { kind: 'whole', data: JSON.stringify(payload) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home, stdin });
+          assert.equal(r.code, 0, r.stderr);
+          assert.equal(r.stdout, '');
         });
       });
-    test('claude: a 5 MB Write (under the 8 MiB cap) is read whole and allowed', async () => {
-      const env = await online;
-      await pool(async () => {
-        const payload = { session_id: 's1', hook_event_name: 'PreToolUse', tool_name: 'Write', tool_input: { file_path: join(env.home, 'big.txt'), content: 'y'.repeat(5 * 1024 * 1024) }, cwd: env.home };
-        const r = await runHook({ agent: 'claude', event: 'PreToolUse', feed: { kind: 'whole', data: JSON.stringify(payload) }, env: paneEnv(env, `w7:p${++paneSeq}`, DEFAULT_READ_MS), cwd: env.home });
-        assert.equal(r.code, 0, r.stderr);
-        assert.equal(r.stdout, '');
-      });
-    });
   });
 });

@@ -1,7 +1,9 @@
 // Runs the real `castellan hook` with hostile stdin (whole, trickled, never closed) and reads back each agent's answer.
-import { spawn } from 'node:child_process';
+import { execFileSync, spawn } from 'node:child_process';
 import net from 'node:net';
-import { readFileSync } from 'node:fs';
+import { closeSync, createWriteStream, mkdtempSync, open, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import type { Writable } from 'node:stream';
 import { join } from 'node:path';
 import { BIN } from '../support/temp-env.js';
 
@@ -38,33 +40,54 @@ export function limiter(n: number): <T>(fn: () => Promise<T>) => Promise<T> {
   };
 }
 
-export function runHook(o: { agent: string; event: string; feed: Feed; env: Record<string, string>; cwd: string; killAfterMs?: number }): Promise<HookRun> {
+/**
+ * How the bridge's stdin is made: `socket` is what a Node-based agent gives its hooks (libuv's stdio "pipe" is a
+ * socketpair); `fifo` is a real pipe, as a shell pipeline or a Rust agent gives (the bridge reads those differently).
+ */
+export type StdinKind = 'socket' | 'fifo';
+
+/** The write side of a named pipe and the blocking read side for the child (both opens wait for the other). */
+async function fifoPair(): Promise<{ readFd: number; writeFd: number; cleanup(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'cst-fifo-'));
+  const path = join(dir, 'stdin');
+  execFileSync('mkfifo', [path]);
+  const [readFd, writeFd] = await Promise.all([openAsync(path, 'r'), openAsync(path, 'w')]);
+  return { readFd, writeFd, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+const openAsync = (path: string, flags: string) => new Promise<number>((res, rej) => open(path, flags, (e, fd) => (e ? rej(e) : res(fd))));
+
+export async function runHook(o: { agent: string; event: string; feed: Feed; env: Record<string, string>; cwd: string; killAfterMs?: number; stdin?: StdinKind }): Promise<HookRun> {
+  const fifo = o.stdin === 'fifo' ? await fifoPair() : undefined;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, 'hook', o.agent, o.event], { env: o.env, cwd: o.cwd, stdio: ['pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [BIN, 'hook', o.agent, o.event], { env: o.env, cwd: o.cwd, stdio: [fifo ? fifo.readFd : 'pipe', 'pipe', 'pipe'] });
+    if (fifo) closeSync(fifo.readFd);
+    // The writer: the child's stdin socket, or our end of the FIFO (an EPIPE once the bridge stopped reading is its right).
+    const sink: Writable = fifo ? createWriteStream('', { fd: fifo.writeFd }) : child.stdin!;
     let stdout = '';
     let stderr = '';
     let hung = false;
     let exited = false;
     let ticker: NodeJS.Timeout | undefined;
-    child.stdout.setEncoding('utf8').on('data', (d: string) => (stdout += d));
-    child.stderr.setEncoding('utf8').on('data', (d: string) => (stderr += d));
+    child.stdout!.setEncoding('utf8').on('data', (d: string) => (stdout += d));
+    child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     // The bridge may stop reading (over the cap, past the deadline) while we still write: that is its right.
-    child.stdin.on('error', () => undefined);
+    sink.on('error', () => undefined);
     const killer = setTimeout(() => {
       hung = true;
       child.kill('SIGKILL');
     }, o.killAfterMs ?? 20_000);
     const f = o.feed;
-    if (f.kind === 'whole') child.stdin.end(f.data);
-    else if (f.kind === 'open') child.stdin.write(f.data);
+    if (f.kind === 'whole') sink.end(f.data);
+    else if (f.kind === 'open') sink.write(f.data);
     else {
       const size = Math.ceil(f.data.length / f.chunks);
       let i = 0;
       const next = () => {
         if (exited) return;
-        child.stdin.write(f.data.slice(i * size, (i + 1) * size));
-        if (++i >= f.chunks) child.stdin.end();
+        sink.write(f.data.slice(i * size, (i + 1) * size));
+        if (++i >= f.chunks) sink.end();
         else ticker = setTimeout(next, f.everyMs);
       };
       next();
@@ -74,7 +97,8 @@ export function runHook(o: { agent: string; event: string; feed: Feed; env: Reco
       exited = true;
       clearTimeout(killer);
       clearTimeout(ticker);
-      child.stdin.destroy();
+      sink.destroy();
+      fifo?.cleanup();
       resolve({ code, stdout, stderr, ms: performance.now() - t0, hung });
     });
   });
