@@ -202,8 +202,10 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
    */
   function whileSubmitted(c: Candidate, now: number): Candidate {
     if (!submitted) return c;
-    // after an approval the dialog stays drawn until the agent erases it: still the same dialog, not a new one
-    if (now - submitted.at >= SUBMIT_WINDOW_MS || c.state === 'working' || (c.state === 'blocked' && submitted.kind === 'prompt')) {
+    // After an approval the dialog stays drawn until the agent erases it: still the same dialog, not a new one. Once
+    // it is gone the screen speaks again: a tool that ran too fast for a working frame must still come to rest (pi).
+    const erased = submitted.kind === 'approve' && c.state !== 'blocked';
+    if (now - submitted.at >= SUBMIT_WINDOW_MS || c.state === 'working' || erased || (c.state === 'blocked' && submitted.kind === 'prompt')) {
       submitted = undefined;
       return c;
     }

@@ -146,3 +146,15 @@ test('an approval the agent never acts on ends with the window: the dialog reads
   assert.equal(r?.state, 'blocked');
   assert.ok(r!.at >= DIALOG_SETTLED_MS + SUBMIT_WINDOW_MS);
 });
+
+test('an approved tool too fast for a working frame still comes to rest: the erased dialog ends the window', () => {
+  // live pi: the tool ran 40 ms after the Enter and no working frame was drawn; the badge held working for 3 s
+  const det = dialog(1);
+  assert.equal(det.input('\r', DIALOG(1), DIALOG_SETTLED_MS + 10)?.state, 'working');
+  const rest = claude('', ['● Done: touched x.']);
+  assert.equal(det.update(rest, DIALOG_SETTLED_MS + 60).state, 'working', 'a rest screen waits its hold as always');
+  let r: Reading | undefined;
+  for (let t = DIALOG_SETTLED_MS + 100; t < DIALOG_SETTLED_MS + 1000 && !r; t += 20) r = det.tick(t);
+  assert.ok(r && (r.state === 'idle' || r.state === 'done'), `came to rest: ${r?.state}`);
+  assert.ok(r!.at < DIALOG_SETTLED_MS + 600, `within the screen's rest target, not the ${SUBMIT_WINDOW_MS} ms window (${r!.at})`);
+});
