@@ -9,17 +9,8 @@ import { loadAgents, parseAgentFile } from '../../src/config/agents.js';
 import { loadConfig, MAX_CONFIG_BYTES, parseConfigText } from '../../src/config/load.js';
 import { parseTomlRecovering } from '../../src/config/toml.js';
 import { tempEnvFor } from '../support/temp-env.js';
+import { prng as rng } from '../support/prng.js';
 
-/** A small seeded generator, so a failure can be replayed. */
-function rng(seed: number) {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let r = Math.imul(s ^ (s >>> 15), 1 | s);
-    r = (r + Math.imul(r ^ (r >>> 7), 61 | r)) ^ r;
-    return ((r ^ (r >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** CPU time of a call (what it costs the event loop; wall time on a loaded machine says more about the machine). */
 const time = <T>(fn: () => T): { ms: number; value: T } => {

@@ -10,18 +10,8 @@ import { buildKeymap } from '../../src/input/keymap.js';
 import { KeyParser } from '../../src/input/keys.js';
 import { Router } from '../../src/input/router.js';
 import { typedKeys } from '../../src/input/typed-text.js';
+import { prng } from '../support/prng.js';
 
-/** A small deterministic PRNG (mulberry32), so a failure names its seed. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 // Units around every boundary typedKeys draws: controls, space, DEL, C1, NBSP, surrogates (paired and lone), BMP, astral.
 const POOL = ['a', 'Z', '~', '!', ' ', '\x1b', '\r', '\t', '\x00', '\x02', '\x7f', '\x80', '\x9f', '\xa0', 'é', '日', '\ud83d\ude00', '\ud83d', '\ude00', '\uffff', '\ue000', '[', 'O', ';', '`'];

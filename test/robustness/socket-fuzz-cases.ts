@@ -7,6 +7,7 @@ import type { z } from 'zod';
 import { jsonShapeProblem, leadingId } from '../../src/api/json-guard.js';
 import { METHODS, METHOD_TABLE } from '../../src/api/methods/index.js';
 import { MAX_LINE_BYTES, requestSchema } from '../../src/api/protocol.js';
+import { prng as rng } from '../support/prng.js';
 
 export interface Expect {
   /** The reply's id (null for a reply the server cannot tie to a request). */
@@ -22,16 +23,7 @@ export interface FuzzCase {
 }
 
 /** Deterministic PRNG (mulberry32), so a failure can be replayed. */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { rng };
 
 /** What the server must answer to this line, or 'unsafe' when the line would run a method. Mirrors socket-server + dispatch. */
 export function expectFor(withNewline: Buffer): Expect | null | 'unsafe' {
