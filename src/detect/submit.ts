@@ -22,7 +22,8 @@ import type { DetectState } from './rules-schema.js';
 /** How long an agent may take to show a turn it was sent (Claude's first prompt under load: 1.1 s). */
 export const SUBMIT_WINDOW_MS = 3000;
 
-const ENTER = '\r';
+/** Whether typed bytes could start a turn at all: a bare Enter. The server asks before it reads the screen for one. */
+export const isSubmitKey = (data: string): boolean => data === '\r';
 
 /** A dialog up for less than this may not take an Enter yet (Claude): an approval is read only after it. */
 export const DIALOG_SETTLED_MS = 1000;
@@ -31,14 +32,14 @@ export type Submission = 'prompt' | 'approve';
 
 /** What an Enter (`data`) typed now starts: a prompt, a tool's approval, or nothing the screen does not show itself. */
 export function submission(set: CompiledRuleSet, snap: DetectSnapshot, data: string, state: { state: DetectState; since: number } | undefined, restInput: string | undefined, now: number): Submission | undefined {
-  if (data !== ENTER || !state) return undefined;
+  if (!isSubmitKey(data) || !state) return undefined;
   if (state.state === 'blocked') return now - state.since >= DIALOG_SETTLED_MS && approvalSelected(set, snap) ? 'approve' : undefined;
   return submittedPrompt(set, snap, data, state.state, restInput) === undefined ? undefined : 'prompt';
 }
 
 /** The typed text of the input box that an Enter (`data`) would send now, or undefined when it would not start a turn. */
 export function submittedPrompt(set: CompiledRuleSet, snap: DetectSnapshot, data: string, state: DetectState | undefined, restInput: string | undefined): string | undefined {
-  if (data !== ENTER || !set.submit || (state !== 'idle' && state !== 'done')) return undefined;
+  if (!isSubmitKey(data) || !set.submit || (state !== 'idle' && state !== 'done')) return undefined;
   const text = inputText(set, snap);
   if (!text || text === restInput) return undefined;
   if (set.submit.skip.some((re) => re.test(text))) return undefined;

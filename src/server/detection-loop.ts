@@ -7,6 +7,7 @@ import { explain, type Match } from '../detect/engine.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
 import type { DetectState } from '../detect/rules-schema.js';
+import { isSubmitKey } from '../detect/submit.js';
 import { foregroundPgid, readPaneProcesses, readStat } from '../platform/proc.js';
 import type { PaneRuntime } from './pane-runtime.js';
 
@@ -117,7 +118,8 @@ export class DetectionLoop {
     if (!p) return;
     const now = this.clock.now();
     p.lastInputAt = now;
-    const rt = data === undefined ? undefined : this.host.runtime(id);
+    // Only an Enter can start a turn: any other key must not pay for a screen snapshot before it reaches the pty.
+    const rt = data === undefined || !isSubmitKey(data) ? undefined : this.host.runtime(id);
     if (!rt || rt.exited) return;
     try {
       const reading = p.detector.input(data!, rt.screen.snapshot(), now);
