@@ -2,6 +2,7 @@
 import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { CA_CERTS_ASSIGNMENTS } from './ca-certs.js';
 
 /** This checkout's CLI shim (dist/integrations/ and src/integrations/ both sit two levels below the repo root). */
 export const CASTELLAN_BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
@@ -39,15 +40,16 @@ export function cliArgv(opts: { usePath?: boolean; execPath?: string; bin?: stri
 
 /**
  * The hook command line. The leading test keeps plain sessions untouched and cheap: outside a castellan pane the
- * agent pays for one `sh` builtin (~1 ms), not a node start (~100 ms), on every event.
+ * agent pays for one `sh` builtin (~1 ms), not a node start (~100 ms), on every event. Inside one, node starts
+ * without NODE_EXTRA_CA_CERTS (ca-certs.ts: ~70 ms of every call where it is set).
  */
 export function hookCommand(argv: readonly string[], agent: string, event: string): string {
-  return `[ -z "$CASTELLAN_ENV" ] || ${[...argv, 'hook', agent, event].map(shellQuote).join(' ')}`;
+  return `[ -z "$CASTELLAN_ENV" ] || ${CA_CERTS_ASSIGNMENTS} ${[...argv, 'hook', agent, event].map(shellQuote).join(' ')}`;
 }
 
 /** Codex `notify` argv: the same guard through sh, with the JSON Codex appends passed on as the payload argument. */
 export function codexNotifyArgv(argv: readonly string[]): string[] {
-  const script = `[ -z "$CASTELLAN_ENV" ] || exec ${[...argv, 'hook', 'codex', 'notify'].map(shellQuote).join(' ')} "$1"`;
+  const script = `[ -z "$CASTELLAN_ENV" ] || ${CA_CERTS_ASSIGNMENTS} exec ${[...argv, 'hook', 'codex', 'notify'].map(shellQuote).join(' ')} "$1"`;
   return ['/bin/sh', '-c', script, 'castellan-notify'];
 }
 

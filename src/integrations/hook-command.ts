@@ -4,6 +4,7 @@
 // agent runs this on every tool call, so nothing here may pull in the CLI table, the API schemas or the UI.
 import type { Paths } from '../platform/paths.js';
 import { bridgeLog, eventSeq, parsePayload, runBridge } from './bridge.js';
+import { agentEnv } from './ca-certs.js';
 import { BridgeLink } from './bridge-link.js';
 import { denyAnswer, denyUnreadable, governToolHook, toolEventKind, type HookAnswer } from './govern.js';
 import { argvInput, gatePayload, readDeadline, readStdin } from './hook-input.js';
@@ -40,7 +41,9 @@ async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: s
 }
 
 /** Runs one hook event; resolves with the exit code (the answer, if any, is already on stdout). */
-export async function runHook(ctx: HookContext, positionals: string[]): Promise<number> {
+export async function runHook(agentCtx: HookContext, positionals: string[]): Promise<number> {
+  // What this process runs (governance hooks, the agent's own hooks) gets the environment the agent gave the hook.
+  const ctx = { ...agentCtx, env: agentEnv(agentCtx.env) };
   // Plain sessions stay untouched: not a byte read, no connection, no file.
   if (!ctx.env.CASTELLAN_ENV) return HOOK_EXIT.ok;
   const [agent, event, json] = positionals;

@@ -64,6 +64,9 @@ export default function castellan(pi: PiLike) {
 	if (!process.env.CASTELLAN_ENV) return;
 	const argv = castellanArgv();
 	if (!argv) return;
+	// Node reads NODE_EXTRA_CA_CERTS before any JavaScript runs (~70 ms a call where it is set); the hook talks only to
+	// castellan's Unix socket, so it starts without it and hands the value on to what it runs (src/integrations/ca-certs.ts).
+	const hookEnv = { ...process.env, CASTELLAN_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? "", NODE_EXTRA_CA_CERTS: "" };
 	let queue: Promise<void> = Promise.resolve();
 	/** Runs `castellan hook pi NAME` after the calls queued before it; resolves with what it printed and how it exited. */
 	const send = (name: string, event: unknown): Promise<{ out: string; ok: boolean }> => {
@@ -74,7 +77,7 @@ export default function castellan(pi: PiLike) {
 			() =>
 				new Promise<void>((resolve) => {
 					try {
-						const p = spawn(argv[0], [...argv.slice(1), "hook", "pi", name], { stdio: ["pipe", "pipe", "ignore"] });
+						const p = spawn(argv[0], [...argv.slice(1), "hook", "pi", name], { stdio: ["pipe", "pipe", "ignore"], env: hookEnv });
 						p.stdout.on("data", (d: Buffer) => (out += d.toString()));
 						p.on("error", () => resolve());
 						p.on("close", (code) => {
