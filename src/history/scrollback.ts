@@ -11,7 +11,8 @@
 // Resize: xterm reflows what it holds (the screen, and the few history lines a taller pane pulls back);
 // archived lines keep the wrapping they had when they left the screen, like a terminal that does not reflow
 // its history. Lines wider than the pane are cut when drawn, never in `pane read`.
-// ED3 (`\e[3J`) and RIS (`\ec`) clear history, as xterm does. The alternate screen has no history.
+// ED3 (`\e[3J`) and RIS (`\ec`) clear history, as xterm does. The alternate screen has no history; the normal
+// buffer's stays readable under it (view('normal'), for snapshots).
 import type { IBufferLine, IMarker, Terminal } from '@xterm/headless';
 import { ArchivedLine, type LineView } from './archived-line.js';
 import { TieredStore } from './pending.js';
@@ -107,9 +108,12 @@ export class Scrollback {
     this.parkedM = 0;
   }
 
-  /** History + screen of the active buffer, oldest first, as one list with absolute line numbers. */
-  view(): HistoryView {
-    const b = this.buf.active;
+  /**
+   * History + screen of the active buffer, oldest first, as one list with absolute line numbers. `normal` reads the
+   * normal buffer even while a program holds the alternate screen (which has no history): its lines stay put there.
+   */
+  view(buffer: 'active' | 'normal' = 'active'): HistoryView {
+    const b = buffer === 'normal' ? this.buf.normal : this.buf.active;
     if (b.type !== 'normal') return new HistoryView(b, 0, undefined, 0, 0);
     if (!this.archiving) return new HistoryView(b, Math.max(0, this.scrolls - b.baseY), undefined, 0, 0);
     const m = this.m;

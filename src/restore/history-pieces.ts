@@ -1,19 +1,19 @@
 // One pane's history for snapshots, packed in pieces that are kept: lines that left the screen long ago never change, so a snapshot after more output packs only what is new.
 //
 // A piece is CHUNK lines at absolute line numbers (the history's numbering, which stays put as output arrives, is
-// cleared past by ED3/RIS and starts again at 0 only on the alternate screen, which has no history) packed as one
+// cleared past by ED3/RIS; the normal buffer's, which the alternate screen leaves alone) packed as one
 // gzip member; members concatenated inflate to their texts concatenated, so the snapshot's format is unchanged.
 // Pieces are taken only from lines SETTLED above the screen: those are archived lines that no resize re-wraps
 // (xterm keeps at most 64 archived and 32 unarchived history lines that a resize may pull back or reflow).
 import { gzipSync } from 'node:zlib';
 import { HistoryPacker } from './history.js';
 
-/** What packing needs of a pane's screen. */
+/** What packing needs of a pane's screen: its normal buffer (screen.ts), whatever screen is showing. */
 export interface HistorySource {
   lineCount(): number;
   readRange(from: number, to: number, ansi: boolean): string[];
   /** The absolute number of line 0, and the index of the first screen row (history is above it). */
-  lines?(): { readonly first: number; readonly screenTop: number };
+  normalLines?(): { readonly first: number; readonly screenTop: number };
 }
 
 /** Lines per kept piece. */
@@ -49,7 +49,7 @@ export class PaneHistory {
       this.size = size;
     }
     const end = src.lineCount();
-    const v = src.lines?.();
+    const v = src.normalLines?.();
     let at = Math.max(0, end - want);
     const parts: Piece[] = [];
     const kept = new Map<number, Piece>();
@@ -73,7 +73,7 @@ export class PaneHistory {
         at = to;
       }
       // Output evicted or cleared lines while this read by index: the pieces just packed may hold other lines than their numbers say.
-      if (src.lines!().first !== v.first) for (const k of fresh) kept.delete(k);
+      if (src.normalLines!().first !== v.first) for (const k of fresh) kept.delete(k);
     }
     this.pieces = kept;
     const tail = await this.range(src, at, end, false);

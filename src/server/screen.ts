@@ -260,14 +260,23 @@ export class Screen {
     return readLines(this.history.view(), this.term, this.term.buffer.active.getNullCell(), opts);
   }
 
-  /** How many lines scrollback + screen hold now (up to the last non-blank screen row), for reading them in slices. */
+  // lineCount, readRange and normalLines are what a snapshot keeps of the pane (restore/history-pieces.ts): the
+  // NORMAL buffer's history and screen, even while a program (vim, less, a full-screen agent) holds the alternate
+  // screen. That screen has no history, and a restored pane runs a new shell, not the program that drew it.
+
+  /** How many lines the normal buffer's scrollback + screen hold (up to its last non-blank screen row). */
   lineCount(): number {
-    return lineCount(this.history.view());
+    return lineCount(this.history.view('normal'));
   }
 
-  /** Lines [from, to) of scrollback + screen, SGR-styled or plain: lets a caller serialise a long history in slices. */
+  /** Lines [from, to) of the normal buffer's scrollback + screen, SGR-styled or plain, for serialising in slices. */
   readRange(from: number, to: number, ansi: boolean): string[] {
-    return readRange(this.history.view(), this.term.cols, this.term.buffer.active.getNullCell(), from, to, ansi);
+    return readRange(this.history.view('normal'), this.term.cols, this.term.buffer.active.getNullCell(), from, to, ansi);
+  }
+
+  /** Numbering of the lines lineCount/readRange read. */
+  normalLines(): HistoryView {
+    return this.history.view('normal');
   }
 
   /** Plain view for agent-state detection; cached until the screen changes (treat as read-only). */

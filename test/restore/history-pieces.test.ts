@@ -100,3 +100,30 @@ test('a pane that closes while it is packed gives nothing', async () => {
     s.dispose();
   }
 });
+
+test('a pane on the alternate screen keeps its normal history in the snapshot, not the full-screen program it shows', async () => {
+  const s = new Screen({ cols: 80, rows: 24, scrollback: 5000 });
+  try {
+    const ph = new PaneHistory(() => true);
+    await write(s, lines(0, 3000) + '$ vim notes.txt\r\n');
+    const before = await ph.pack(s, 5000, '80x24');
+    assert.ok(before);
+    // vim (or a full-screen agent) takes the alternate screen, draws, scrolls and the pane is resized under it.
+    await write(s, '\x1b[?1049h\x1b[H\x1b[2J~ vim screen\r\n' + lines(90_000, 200, 'alt'));
+    s.resize(100, 30);
+    await write(s, 'more alt output\r\n');
+    const r = await ph.pack(s, 5000, '100x30');
+    assert.ok(r);
+    const got = (await unpackHistory(r.gz.toString('base64'))) ?? [];
+    assert.ok(got.some((l) => l.includes('$ vim notes.txt')), 'the shell line that started the program is kept');
+    assert.ok(got.some((l) => l.includes('l 2999 ')), 'the last history line before it is kept');
+    assert.ok(!got.some((l) => /vim screen|alt 9\d{4}|more alt/.test(l)), 'nothing of the alternate screen');
+    assert.ok(r.lines >= 3000 && r.lines <= 3002, `the whole normal history: ${r.lines}`);
+    // Back on the normal screen the history goes on from there.
+    await write(s, '\x1b[?1049l$ ls\r\n');
+    const after = (await unpackHistory((await ph.pack(s, 5000, '100x30'))!.gz.toString('base64'))) ?? [];
+    assert.ok(after.some((l) => l.includes('l 0 ')) && after.some((l) => l.includes('$ ls')));
+  } finally {
+    s.dispose();
+  }
+});
