@@ -88,13 +88,14 @@ export class Mock {
 }
 
 /**
- * A hook command line (the lab substitutes {event}) that runs `bridge EVENT` only for the events `events` lists
+ * A hook command line (the lab substitutes {event}) that runs `bridge(EVENT)` only for the events `events` lists
  * and returns at once for the rest. The lab registers every event an agent has; castellan installs a few
  * (`castellan integrations install`): a bridge on Gemini's per-chunk AfterModel, which Gemini awaits, would
  * slow the agent itself and time the lab, not castellan.
  */
 export function onlyEvents(events: readonly string[], bridge: (event: string) => string): string {
-  return `case {event} in ${events.join('|')}) ${bridge('{event}')};; esac`;
+  // One branch per event: each gets the line castellan installs for it (a tool event's differs from a state event's).
+  return `case {event} in ${events.map((e) => `${e}) ${bridge(e)};;`).join(' ')} esac`;
 }
 
 /**

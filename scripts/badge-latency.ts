@@ -19,6 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcClient } from '../src/platform/rpc-client.js';
 import { installedEvents } from '../src/integrations/tables.js';
+import { installedHookCommand } from '../src/integrations/command-line.js';
 import type { AgentName } from '../src/integrations/types.js';
 import { AGENTS, LAB_HOME, Mock, agentCommand, onlyEvents, prunedHooksEnv, runScenario, sleep, type Term } from './badge-lab.js';
 import { flicker, score, type BadgeEvent, type Latency } from './badge-score.js';
@@ -28,6 +29,8 @@ const BIN = arg('bin', fileURLToPath(new URL('../bin/castellan.js', import.meta.
 const agents = arg('agents', 'claude,codex,gemini,pi').split(',');
 const modes = arg('modes', 'screen,hooks').split(',') as Array<'screen' | 'hooks'>;
 const runs = Number(arg('runs', '1'));
+/** What castellan's installer writes for one event of `agent`, with this run's bin. */
+const bridgeLine = (agent: AgentName, event: string) => installedHookCommand([process.execPath, BIN], agent, event);
 /** One agent's whole scenario takes 1-2 min; a run that takes longer is stuck (an agent that never drew its prompt). */
 const RUN_TIMEOUT_MS = Number(arg('run-timeout', '300')) * 1000;
 
@@ -89,7 +92,8 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
     await withTimeout(new Promise((r) => server.on('exit', r)), 20_000, 'castellan server start');
     const client = await RpcClient.connect(socket, 5000);
     api = client;
-    const hooksCmd = mode === 'hooks' ? onlyEvents(hooked, (ev) => `${process.execPath} ${BIN} hook ${agent} ${ev}`) : undefined;
+    // The line castellan's installer writes for the event (background for state-only events, see command-line.ts);
+    const hooksCmd = mode === 'hooks' ? onlyEvents(hooked, (ev) => bridgeLine(agent as AgentName, ev)) : undefined;
     const w = await client.request<{ pane_id: string }>('window.new', { command: agentCommand(agent, mock.port, join(home, 'lab'), hooksCmd), focus: false });
     const pane = w.pane_id;
     const events: BadgeEvent[] = [];

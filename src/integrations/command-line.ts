@@ -3,6 +3,9 @@ import { accessSync, constants } from 'node:fs';
 import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CA_CERTS_ASSIGNMENTS } from './ca-certs.js';
+import { toolEventKind } from './govern.js';
+import { HOOK_PAYLOAD_MAX_BYTES } from './hook-input.js';
+import type { AgentName } from './types.js';
 
 /** This checkout's CLI shim (dist/integrations/ and src/integrations/ both sit two levels below the repo root). */
 export const CASTELLAN_BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
@@ -42,9 +45,27 @@ export function cliArgv(opts: { usePath?: boolean; execPath?: string; bin?: stri
  * The hook command line. The leading test keeps plain sessions untouched and cheap: outside a castellan pane the
  * agent pays for one `sh` builtin (~1 ms), not a node start (~100 ms), on every event. Inside one, node starts
  * without NODE_EXTRA_CA_CERTS (ca-certs.ts: ~70 ms of every call where it is set).
+ *
+ * `background`: for an event whose answer nobody reads (no tool call to govern), the agent must not wait for
+ * castellan (issue 14), and it did: Gemini draws its "Ready" title, and Claude ends its turn, only once their
+ * hooks have exited, so a node start (~75 ms) delayed both the agent and the badge. sh reads the payload first
+ * (`head`, capped one byte past the bridge's limit so the bridge still sees "too big"; a terminal is left to the bridge's
+ * own read deadline, in the foreground): a Node
+ * agent destroys its hook's stdin once the hook exits, and a payload longer than a pipe holds (a pasted prompt)
+ * would be cut. Then the bridge runs detached from the agent, fed from the shell, with stdout and stderr on
+ * /dev/null (an agent waits for its hook's pipes to close, not only for its exit). Except in a pane started by
+ * `castellan agent start` (CASTELLAN_AGENT_ID): there the agent's own hooks may answer the event (a prompt check,
+ * SessionStart context), so the agent waits as before.
  */
-export function hookCommand(argv: readonly string[], agent: string, event: string): string {
-  return `[ -z "$CASTELLAN_ENV" ] || ${CA_CERTS_ASSIGNMENTS} ${[...argv, 'hook', agent, event].map(shellQuote).join(' ')}`;
+export function hookCommand(argv: readonly string[], agent: string, event: string, o: { background?: boolean } = {}): string {
+  const run = `${CA_CERTS_ASSIGNMENTS} ${[...argv, 'hook', agent, event].map(shellQuote).join(' ')}`;
+  if (!o.background) return `[ -z "$CASTELLAN_ENV" ] || ${run}`;
+  return `[ -z "$CASTELLAN_ENV" ] || if [ -n "$CASTELLAN_AGENT_ID" ] || [ -t 0 ]; then ${run}; else p=$(head -c ${HOOK_PAYLOAD_MAX_BYTES + 1}); { printf '%s' "$p" | ${run}; } >/dev/null 2>&1 & fi`;
+}
+
+/** The line castellan installs for one of an agent's events: in the background unless it is a tool event it governs. */
+export function installedHookCommand(argv: readonly string[], agent: AgentName, event: string): string {
+  return hookCommand(argv, agent, event, { background: toolEventKind(agent, event) === undefined });
 }
 
 /** Codex `notify` argv: the same guard through sh, with the JSON Codex appends passed on as the payload argument. */

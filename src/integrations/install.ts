@@ -2,7 +2,7 @@
 import { TOOL_EVENTS } from './govern.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { codexNotifyArgv, hookCommand, REPO_ROOT } from './command-line.js';
+import { codexNotifyArgv, installedHookCommand, REPO_ROOT } from './command-line.js';
 import { planNotify, removeNotify } from './codex-toml.js';
 import { formatJsonDoc, type HookSpec, type JsonObject, listOurHooks, mergeHooks, parseJsonDoc, removeHooks, SettingsError } from './settings-json.js';
 import { installedEvents } from './tables.js';
@@ -72,7 +72,7 @@ export function hookSpecs(agent: 'claude' | 'codex' | 'gemini', argv: readonly s
   return installedEvents(agent)
     .filter((r) => r.event !== 'notify')
     .map((r) => {
-      const command = hookCommand(argv, agent, r.event);
+      const command = installedHookCommand(argv, agent, r.event);
       // A tool hook runs castellan's governance (user hooks up to 30 s, a prompt up to 60 s): if the agent killed
       // it first the tool would run anyway, so it gets two minutes; state-only events stay short.
       const governs = r.event === TOOL_EVENTS[agent].pre;

@@ -6,7 +6,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseTomlRecovering } from '../../src/config/toml.js';
-import { codexNotifyArgv, hookCommand, isCastellanCommand, shellQuote } from '../../src/integrations/command-line.js';
+import { codexNotifyArgv, hookCommand, installedHookCommand, isCastellanCommand, shellQuote } from '../../src/integrations/command-line.js';
 import { planNotify, removeNotify } from '../../src/integrations/codex-toml.js';
 import { applyPlan, installedHooks, isNoop, planInstall, planUninstall, type InstallContext } from '../../src/integrations/install.js';
 import { installedEvents } from '../../src/integrations/tables.js';
@@ -120,7 +120,7 @@ describe('integrations install/uninstall (planning and applying)', () => {
     // One castellan hook per installed event, with the new command; none left for events no longer installed.
     const ours = installedHooks(text);
     assert.deepEqual(Object.keys(ours).sort(), installedEvents('claude').map((r) => r.event).sort());
-    for (const [event, cmds] of Object.entries(ours)) assert.deepEqual(cmds, [hookCommand(ARGV, 'claude', event)]);
+    for (const [event, cmds] of Object.entries(ours)) assert.deepEqual(cmds, [installedHookCommand(ARGV, 'claude', event)]);
     // The user's own entries are all still there, in order.
     assert.equal(v.hooks.PreToolUse[0].hooks[0].command, '$CLAUDE_PROJECT_DIR/.claude/hooks/guard.py');
     assert.equal(v.hooks.PreToolUse[1].matcher, '*');

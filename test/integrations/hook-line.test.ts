@@ -1,0 +1,95 @@
+// The installed hook line: a state-only event runs the bridge in the background (the agent does not wait), a tool event
+// and any event in a pane started by `castellan agent start` keep the agent waiting for the answer.
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { spawn } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { hookCommand, installedHookCommand } from '../../src/integrations/command-line.js';
+import { toolEventKind } from '../../src/integrations/govern.js';
+import { installedEvents } from '../../src/integrations/tables.js';
+import { waitFor } from '../support/wait-for.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'hook-line-'));
+process.on('exit', () => rmSync(dir, { recursive: true, force: true }));
+// Stands in for bin/castellan.js: reads all of stdin, waits until the test lets it go, then writes what it saw.
+const probe = join(dir, 'probe.cjs');
+writeFileSync(
+  probe,
+  `const fs = require('fs'); let s = '';
+process.stdin.on('data', (d) => (s += d)).on('end', () => {
+  const go = () => fs.existsSync(process.env.GO) ? fs.writeFileSync(process.env.OUT, JSON.stringify({ stdin: s, argv: process.argv.slice(2), ca: process.env.CASTELLAN_CA_CERTS })) : setTimeout(go, 5);
+  go();
+});`,
+);
+
+/** Runs the line as an agent does (sh -c, payload on stdin, waiting for exit AND for the hook's pipes to close). */
+function runLine(line: string, env: Record<string, string>, payload: string): Promise<{ code: number | null; stdout: string }> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('/bin/sh', ['-c', line], { env: { PATH: process.env.PATH ?? '', CASTELLAN_ENV: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
+    let stdout = '';
+    p.stdout.on('data', (d) => (stdout += d));
+    p.on('error', reject);
+    p.on('close', (code) => resolve({ code, stdout }));
+    // As agents do: a hook that exits without reading its stdin is no crash.
+    p.stdin.on('error', () => undefined);
+    p.stdin.end(payload);
+  });
+}
+
+const files = (name: string) => ({ OUT: join(dir, `${name}.out`), GO: join(dir, `${name}.go`) });
+
+test('a state-only event: the agent gets its hook back before the bridge is done, and the bridge still gets the whole payload', async () => {
+  const f = files('bg');
+  const payload = JSON.stringify({ hook_event_name: 'Stop', big: 'x'.repeat(300_000) });
+  const line = hookCommand([process.execPath, probe], 'claude', 'Stop', { background: true });
+  const r = await runLine(line, { ...f, NODE_EXTRA_CA_CERTS: '/ca.pem' }, payload);
+  // The bridge is still waiting for GO here, so a line that made the agent wait could not have returned yet.
+  assert.equal(r.code, 0);
+  assert.equal(r.stdout, '');
+  assert.equal(existsSync(f.OUT), false, 'the agent did not wait for the bridge');
+  writeFileSync(f.GO, '');
+  const seen = JSON.parse(await waitFor(() => (existsSync(f.OUT) ? readFileSync(f.OUT, 'utf8') : undefined), { timeoutMs: 10_000 }));
+  assert.equal(seen.stdin, payload, 'the payload arrives whole (300 KB: more than a pipe holds)');
+  assert.deepEqual(seen.argv, ['hook', 'claude', 'Stop']);
+  assert.equal(seen.ca, '/ca.pem');
+});
+
+test('in a pane started by castellan agent start (CASTELLAN_AGENT_ID) the same line makes the agent wait for the answer', async () => {
+  const f = files('agent');
+  writeFileSync(f.GO, '');
+  const line = hookCommand([process.execPath, probe], 'claude', 'UserPromptSubmit', { background: true });
+  const r = await runLine(line, { ...f, CASTELLAN_AGENT_ID: 'a1' }, '{"prompt":"hi"}');
+  assert.equal(r.code, 0);
+  assert.ok(existsSync(f.OUT), 'the bridge had finished when the agent got the hook back');
+  assert.equal(JSON.parse(readFileSync(f.OUT, 'utf8')).stdin, '{"prompt":"hi"}');
+});
+
+test('outside a castellan pane the background line runs nothing', async () => {
+  const f = files('outside');
+  writeFileSync(f.GO, '');
+  const line = hookCommand([process.execPath, probe], 'claude', 'Stop', { background: true });
+  const p = spawn('/bin/sh', ['-c', line], { env: { PATH: process.env.PATH ?? '', ...f }, stdio: ['pipe', 'ignore', 'ignore'] });
+  p.stdin.on('error', () => undefined);
+  p.stdin.end('{}');
+  const code = await new Promise((r) => p.on('close', r));
+  assert.equal(code, 0);
+  // Give a stray bridge the time it would need to write, measured by a sync run of the same probe.
+  const sync = files('outside-sync');
+  writeFileSync(sync.GO, '');
+  await runLine(hookCommand([process.execPath, probe], 'claude', 'Stop'), sync, '{}');
+  assert.equal(existsSync(f.OUT), false);
+});
+
+test('every tool event castellan governs keeps the agent waiting; every other installed event goes to the background', () => {
+  for (const agent of ['claude', 'codex', 'gemini'] as const) {
+    for (const r of installedEvents(agent).filter((x) => x.event !== 'notify')) {
+      const line = installedHookCommand(['/n', '/c.js'], agent, r.event);
+      const governs = toolEventKind(agent, r.event) !== undefined;
+      assert.equal(line.includes('2>&1 & fi'), !governs, `${agent} ${r.event}`);
+      assert.match(line, /^\[ -z "\$CASTELLAN_ENV" \] \|\| /);
+    }
+  }
+  assert.equal(installedHookCommand(['/n', '/c.js'], 'claude', 'PreToolUse'), hookCommand(['/n', '/c.js'], 'claude', 'PreToolUse'));
+});
