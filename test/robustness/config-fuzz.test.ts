@@ -148,7 +148,8 @@ test('e2e: a server started on a pathological config comes up at once, and confi
   const ms = performance.now() - t1;
   assert.ok((reload as { diagnostics: unknown[] }).diagnostics.length > 0);
   assert.ok(ping);
-  assert.ok(ms < 500, `config.reload + ping took ${ms.toFixed(0)} ms (was ~20 s)`);
+  // The bug was ~20 s of a blocked loop; 2 s still catches it where a loaded machine (load 15 measured 503 ms) does not fail it.
+  assert.ok(ms < 2000, `config.reload + ping took ${ms.toFixed(0)} ms (was ~20 s)`);
   t.diagnostic(`config.reload of that file, with a ping queued behind it: ${ms.toFixed(0)} ms`);
   const check = await env.cli(['config', 'check'], { cwd: r });
   assert.equal(check.code, 1);
