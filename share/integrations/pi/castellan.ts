@@ -298,7 +298,11 @@ export default function castellan(pi: PiLike) {
 					}
 					void send(name, event);
 					// pi exits right after session_shutdown: let the queued reports finish first (at most 3 s).
-					if (name === "session_shutdown") await Promise.race([queue, new Promise((r) => setTimeout(r, 3000))]);
+					if (name === "session_shutdown") {
+						let timer: ReturnType<typeof setTimeout> | undefined;
+						await Promise.race([queue, new Promise((r) => (timer = setTimeout(r, 3000)))]);
+						clearTimeout(timer);
+					}
 					return undefined;
 				} catch {
 					return name === "tool_call" ? { block: true, reason: "castellan's extension failed; tool blocked" } : undefined;
