@@ -100,6 +100,9 @@ export function sessionIdOf(payload: unknown, field: string | undefined): string
   return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
 }
 
+/** Set (true) in a payload by an integration whose state report is already done: the bridge then only governs. */
+export const REPORTED_FIELD = 'castellan_reported';
+
 /** One event's pane.report_agent, as the spawned bridge and the server's hook.event both send it. */
 export interface PlannedReport {
   /** pane.report_agent params without pane_id and seq. */
@@ -112,6 +115,8 @@ export interface PlannedReport {
 
 /** What to report for one event (state, source, message, session id, unless, release), or why nothing. Pure. */
 export function planReport(table: HarnessTable, event: string, payload: unknown): PlannedReport | Skip {
+  // An in-process integration whose server took the report (hook.event) and runs the bridge only for governance.
+  if (getField(payload, REPORTED_FIELD) === true) return { skip: 'reported over the socket already' };
   const r = resolveEvent(table, event, payload);
   if (isSkip(r)) return r;
   const sessionId = sessionIdOf(payload, r.row.mainThreadField);

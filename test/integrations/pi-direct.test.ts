@@ -95,6 +95,29 @@ describe('the pi extension over the socket', () => {
     assert.match(log, /pi tool_call .*governed by the bridge/);
   });
 
+  test('a tool result the server cannot record (pi has another HOME): the bridge records it in the background, reports nothing, and agent_end is not kept waiting', async () => {
+    const other = join(env.root, 'pi-home');
+    mkdirSync(other, { recursive: true });
+    const d = await drive(
+      [
+        { event: 'agent_start' },
+        { event: 'tool_result', payload: { toolName: 'bash', toolCallId: 'r1', isError: false } },
+        { event: 'turn_start' },
+        { event: 'agent_end', payload: {} },
+      ],
+      { argv: [process.execPath, BIN], paneEnv: { HOME: other, CASTELLAN_HOOK_DEBUG: '1' } },
+    );
+    const t0 = Date.now();
+    await waitForPane(env, d.pane, (x) => x.agent.state === 'done', { timeoutMs: 15_000 });
+    const bridgeLog = join(other, '.local', 'state', 'castellan', 'hook-bridge.log');
+    const log = await waitFor(() => (existsSync(bridgeLog) && /governed by the bridge/.test(readFileSync(bridgeLog, 'utf8')) ? readFileSync(bridgeLog, 'utf8') : undefined), { timeoutMs: 20_000, message: 'the bridge recorded the tool result' });
+    assert.match(log, /pi tool_result .*skipped: reported over the socket already/);
+    assert.ok(Date.now() - t0 < 20_000);
+    // The bridge's late run did not put the badge back to working.
+    const info = await env.call<{ agent: { state: string } }>('pane.get', { pane_id: d.pane });
+    assert.equal(info.agent.state, 'done');
+  });
+
   test('in a pane of `castellan agent start`: the agent\'s tool hooks answer through the bridge, its PostSampling hooks from the server', async () => {
     const seen = join(env.home, 'post-sampling.json');
     const stepsFile = join(env.root, 'agent-steps.json');

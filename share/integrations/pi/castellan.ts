@@ -41,6 +41,7 @@ interface PiLike {
 type Payload = Record<string, unknown>;
 interface EventReply {
 	action?: string;
+	reported?: boolean;
 	gate?: string;
 	answer?: { block?: boolean; reason?: string };
 }
@@ -252,6 +253,8 @@ export default function castellan(pi: PiLike) {
 		});
 
 	let queue: Promise<unknown> = Promise.resolve();
+	/** Bridges that only record (a tool result): one at a time, beside the queue. */
+	let side: Promise<unknown> = Promise.resolve();
 	/** Hands one event to castellan after the ones before it: the socket first, else the spawned bridge. */
 	const send = (name: string, event: unknown): Promise<{ direct?: EventReply; out: string; ok: boolean }> => {
 		let payload: Payload;
@@ -273,7 +276,15 @@ export default function castellan(pi: PiLike) {
 					)
 				: undefined;
 			if (direct && direct.action !== "bridge" && (!gate || direct.gate === "allow" || direct.gate === "block")) return { direct, out: "", ok: true };
-			return spawnBridge(name, JSON.stringify(payload) + "\n");
+			// The server took the state report and leaves governance to the bridge: the bridge is told not to report again.
+			const reported = direct?.action === "bridge" && direct.reported === true;
+			const json = JSON.stringify(reported ? { ...payload, castellan_reported: true } : payload) + "\n";
+			if (reported && !gate) {
+				// A tool result's record (audit, PostToolUse hooks) answers nothing: the events after it do not wait for it.
+				side = side.then(() => spawnBridge(name, json)).catch(() => undefined);
+				return { direct, out: "", ok: true };
+			}
+			return spawnBridge(name, json);
 		});
 		queue = run.catch(() => undefined);
 		return run.catch(() => ({ out: "", ok: false }));
@@ -300,7 +311,7 @@ export default function castellan(pi: PiLike) {
 					// pi exits right after session_shutdown: let the queued reports finish first (at most 3 s).
 					if (name === "session_shutdown") {
 						let timer: ReturnType<typeof setTimeout> | undefined;
-						await Promise.race([queue, new Promise((r) => (timer = setTimeout(r, 3000)))]);
+						await Promise.race([queue.then(() => side), new Promise((r) => (timer = setTimeout(r, 3000)))]);
 						clearTimeout(timer);
 					}
 					return undefined;

@@ -68,6 +68,8 @@ const result = z.object({
   action: z.enum(['reported', 'skipped', 'bridge']),
   state: agentStateSchema.optional(),
   reason: z.string().optional(),
+  /** With `bridge`: the state report is done here (the caller tells the bridge so: payload `castellan_reported: true`). */
+  reported: z.boolean().optional(),
   /** A tool call's gate, when the server decided it: `block` comes with the agent's answer. */
   gate: z.enum(['allow', 'block']).optional(),
   answer: z.object({ block: z.literal(true), reason: z.string() }).optional(),
@@ -159,7 +161,7 @@ export default defineMethod({
     const done = await report(ctx, p);
     if (kind) {
       const d = await decide(ctx, p, kind);
-      if (!d) return { ...done, action: 'bridge', reason: 'governance needs the bridge for it' };
+      if (!d) return { ...done, action: 'bridge', reported: true, reason: 'governance needs the bridge for it' };
       if (kind === 'post') return done;
       if (d.decision === 'allow') return { ...done, gate: 'allow' };
       return { ...done, gate: 'block', answer: JSON.parse(denyAnswer(p.agent, d.why).stdout!) as { block: true; reason: string } };
