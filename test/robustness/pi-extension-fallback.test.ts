@@ -10,9 +10,9 @@ import { join } from 'node:path';
 import { BIN, runNode } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
 import { loadHandlers, PI_DRIVER, recorded, recorderArgv, writeExtension, type Handler } from '../support/pi-extension.js';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 
-type Behaviour = 'silent' | 'old' | 'garbage';
+type Behaviour = 'silent' | 'old' | 'garbage' | 'slow-deny';
 
 /** A stand-in server: `old` answers like a castellan without hook.event, `silent` reads and never answers, `garbage` floods one endless line. */
 function fakeServer(path: string, how: Behaviour) {
@@ -32,6 +32,10 @@ function fakeServer(path: string, how: Behaviour) {
         if (how === 'silent') continue;
         if (how === 'garbage') {
           s.write('x'.repeat(2 * 1024 * 1024));
+          continue;
+        }
+        if (how === 'slow-deny') {
+          setTimeout(() => s.write(JSON.stringify({ id: msg.id, result: { action: 'reported', state: 'working', gate: 'block', answer: { block: true, reason: 'castellan: slow no' } } }) + '\n'), 300);
           continue;
         }
         if (msg.method === 'pane.report_agent') s.write(JSON.stringify({ id: msg.id, result: { pane_id: msg.params.pane_id, state: msg.params.state } }) + '\n');
@@ -131,6 +135,24 @@ describe('the pi extension when the socket cannot serve it', () => {
         await srv.close();
       }
     });
+
+  test('a pi with nothing else to wait for stays alive for the answer (the connection is held only while a call waits)', async () => {
+    const sock = join(dir, 'slow.sock');
+    const srv = fakeServer(sock, 'slow-deny');
+    await srv.listen();
+    try {
+      const ext = writeExtension(dir, 'ext-slow', recorderArgv(join(dir, 'slow-spawned.log')));
+      const steps = join(dir, 'slow-steps.json');
+      const out = join(dir, 'slow-out.json');
+      writeFileSync(steps, JSON.stringify([{ event: 'tool_call', payload: { toolName: 'bash', toolCallId: 's', input: { command: 'ls' } }, await: true }]));
+      const r = await runNode(['--import', import.meta.resolve('tsx'), PI_DRIVER, ext, steps, out], { env: { ...(process.env as Record<string, string>), CASTELLAN_SOCKET: sock }, cwd: dir, timeoutMs: 20_000 });
+      assert.equal(r.code, 0, `the driver exited ${r.code} (13: it quit with the answer still pending) ${r.stderr}`);
+      const a = (JSON.parse(readFileSync(out, 'utf8')) as { answers: Array<{ answer: { block?: boolean; reason?: string } }> }).answers[0].answer;
+      assert.deepEqual(a, { block: true, reason: 'castellan: slow no' });
+    } finally {
+      await srv.close();
+    }
+  });
 
   test('pi can exit while the socket is open to a server that never answers', async () => {
     const sock = join(dir, 'exit.sock');

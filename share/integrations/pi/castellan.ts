@@ -141,13 +141,12 @@ class Link {
 				return;
 			}
 			this.sock = s;
-			// pi may exit whenever it likes: this connection never keeps it alive.
+			// An idle connection never keeps pi alive (it is ref'd only while a request waits for its reply, below).
 			s.unref();
 			const timer = setTimeout(() => {
 				this.drop();
 				resolve(false);
 			}, CONNECT_MS);
-			timer.unref?.();
 			s.setEncoding("utf8");
 			s.once("connect", () => {
 				clearTimeout(timer);
@@ -195,6 +194,7 @@ class Link {
 			if (line.length > PAYLOAD_MAX + 64 * 1024) return undefined;
 			const sock = this.sock;
 			const reply = await new Promise<{ result?: unknown; error?: { code?: string } } | undefined>((resolve) => {
+				// The reply deadline is ref'd: without it a pi with nothing else to do (print mode) would exit mid-call.
 				const timer = setTimeout(() => {
 					this.pending.delete(id);
 					// A server that leaves a call unanswered is not asked again for a while: each event would wait for it.
@@ -202,13 +202,14 @@ class Link {
 					this.drop();
 					resolve(undefined);
 				}, replyMs);
-				timer.unref?.();
 				this.pending.set(id, (r) => {
 					clearTimeout(timer);
 					resolve(r);
 				});
+				sock.ref();
 				sock.write(line);
 			});
+			if (!this.pending.size) this.sock?.unref();
 			if (reply?.error?.code === "unknown_method") this.noMethod = true;
 			const r = reply?.result as EventReply | undefined;
 			return r && typeof r === "object" && typeof r.action === "string" ? r : undefined;
