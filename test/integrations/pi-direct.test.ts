@@ -6,12 +6,13 @@ import assert from 'node:assert/strict';
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
-import { waitForPane } from '../support/api.js';
+import { readPane, waitForPane } from '../support/api.js';
 import { waitFor } from '../support/wait-for.js';
 import { PI_DRIVER, recorded, recorderArgv, writeExtension, type DriverStep } from '../support/pi-extension.js';
 import { writeAgent } from '../agents/support.js';
 
 const TSX = import.meta.resolve('tsx');
+const bridgeLogOf = (env: TempEnv) => (existsSync(join(env.stateDir, 'hook-bridge.log')) ? readFileSync(join(env.stateDir, 'hook-bridge.log'), 'utf8') : '');
 type Answers = { pid: number; answers: Array<{ event: string; answer: unknown; ms: number }> };
 
 describe('the pi extension over the socket', () => {
@@ -37,7 +38,11 @@ describe('the pi extension over the socket', () => {
     const out = join(env.root, `answers-${id}.json`);
     writeFileSync(stepsFile, JSON.stringify(steps));
     const split = await env.call<{ pane_id: string }>('pane.split', { command: [process.execPath, '--import', TSX, PI_DRIVER, ext, stepsFile, out, '--stay'], env: o.paneEnv ?? {}, focus: false });
-    const answers = await waitFor(() => (existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Answers) : undefined), { timeoutMs: 30_000, message: `driver ${id} done` });
+    const answers = await waitFor(() => (existsSync(out) ? (JSON.parse(readFileSync(out, 'utf8')) as Answers) : undefined), {
+      timeoutMs: 30_000,
+      message: `driver ${id} done`,
+      observe: async () => ({ screen: await readPane(env, split.pane_id).catch((e) => String(e)), spawned: recorded(log), bridgeLog: bridgeLogOf(env) }),
+    });
     return { pane: split.pane_id, log, answers };
   }
 

@@ -5,7 +5,8 @@ import assert from 'node:assert/strict';
 import { makeTempEnv, type TempEnv } from '../support/temp-env.js';
 import { waitForPane } from '../support/api.js';
 import { RpcClient, RpcError } from '../../src/platform/rpc-client.js';
-import { HOOK_EVENT_PAYLOAD_MAX } from '../../src/api/methods/hook-event.js';
+import { HOOK_EVENT_MAX_DEPTH, HOOK_EVENT_PAYLOAD_MAX } from '../../src/api/methods/hook-event.js';
+import { PAYLOAD_MAX_DEPTH } from '../../src/integrations/hook-input.js';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { REPO } from '../support/temp-env.js';
@@ -49,6 +50,7 @@ describe('hook.event with hostile params', () => {
     const expr = /^const PAYLOAD_MAX = ([\d *]+);/m.exec(src)?.[1];
     assert.ok(expr, 'PAYLOAD_MAX in the extension');
     assert.equal(Function(`return ${expr}`)(), HOOK_EVENT_PAYLOAD_MAX);
+    assert.equal(HOOK_EVENT_MAX_DEPTH, PAYLOAD_MAX_DEPTH, 'as deep as the spawned bridge takes');
   });
 
   test('a process that runs in the pane is heard', async () => {

@@ -1,8 +1,10 @@
 // Runs castellan's real pi extension (share/integrations/pi/castellan.ts) as pi would load it: a copy with its command written in, a fake `pi` calling its handlers.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
-import { REPO } from './temp-env.js';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+
+// Not from temp-env.ts: pi-driver.ts runs this in a pane, and should load no more than the extension needs.
+const REPO = fileURLToPath(new URL('../..', import.meta.url));
 
 export type Handler = (event: unknown, ctx: unknown) => unknown;
 const SOURCE = readFileSync(join(REPO, 'share/integrations/pi/castellan.ts'), 'utf8');

@@ -2,11 +2,7 @@
 import { isAbsolute, resolve } from 'node:path';
 import { z } from 'zod';
 import { paneIdSchema, agentStateSchema } from '../../core/actions.js';
-import { agentIdOf, agentStage, responseText } from '../../integrations/agent-bridge.js';
-import { decisionReason, denyAnswer, toolCallOf, toolEventKind, toolSucceeded } from '../../integrations/govern.js';
-import { PAYLOAD_MAX_DEPTH } from '../../integrations/hook-input.js';
 import { isSkip, planReport } from '../../integrations/resolve.js';
-import { planFields } from '../../integrations/server-decide.js';
 import { HARNESS_TABLES } from '../../integrations/tables.js';
 import { resolvePaths } from '../../platform/paths.js';
 import { descendsFrom } from '../../platform/proc.js';
@@ -17,6 +13,14 @@ import { ApiError } from '../protocol.js';
 import hookDecide from './hook-decide.js';
 import paneReportAgent from './pane-report-agent.js';
 import paneResetAgent from './pane-reset-agent.js';
+
+/** Loaded on the first event, not with the method table: a server whose panes never run pi does not pay for them. */
+const governance = () => import('../../integrations/govern.js');
+const serverDecide = () => import('../../integrations/server-decide.js');
+const agentBridge = () => import('../../integrations/agent-bridge.js');
+
+/** As the spawned bridge takes payloads (PAYLOAD_MAX_DEPTH in integrations/hook-input.ts; a test holds them equal). */
+export const HOOK_EVENT_MAX_DEPTH = 64;
 
 /** The agents whose hook system runs inside their own process and can keep a connection open (pi's extension). */
 export const IN_PROCESS_AGENTS = ['pi'] as const;
@@ -42,7 +46,7 @@ const params = z
     event: z.string().regex(/^[A-Za-z0-9_.:-]{1,64}$/, 'an event name: letters, digits, _ . : - (up to 64)'),
     payload: z
       .record(z.string(), z.unknown())
-      .refine((v) => !valueDeeperThan(v, PAYLOAD_MAX_DEPTH), `payload nested deeper than ${PAYLOAD_MAX_DEPTH} levels`)
+      .refine((v) => !valueDeeperThan(v, HOOK_EVENT_MAX_DEPTH), `payload nested deeper than ${HOOK_EVENT_MAX_DEPTH} levels`)
       .refine((v) => jsonLength(v) <= HOOK_EVENT_PAYLOAD_MAX, `payload larger than ${HOOK_EVENT_PAYLOAD_MAX} characters as JSON`)
       .default({}),
     /** Microseconds since the epoch at which the agent fired the event: the server drops a report older than the last. */
@@ -104,6 +108,8 @@ async function report(ctx: MethodContext, p: Params): Promise<Result> {
 
 /** hook.decide for a tool event, with the params the spawned bridge would send (govern.ts governToolHook); undefined: left to the bridge. */
 async function decide(ctx: MethodContext, p: Params, phase: 'pre' | 'post') {
+  const { decisionReason, toolCallOf, toolSucceeded } = await governance();
+  const { planFields } = await serverDecide();
   const call = toolCallOf(p.agent, p.payload);
   const given = typeof p.payload.cwd === 'string' ? p.payload.cwd : undefined;
   if (!p.cwd && !(given && isAbsolute(given))) return undefined;
@@ -153,8 +159,8 @@ export default defineMethod({
   handler: async (ctx, p): Promise<Result> => {
     if (!ctx.session.state().panes[p.pane_id]) throw new ApiError('pane_not_found', `no pane ${p.pane_id}`);
     checkCaller(ctx, p);
+    const { denyAnswer, toolEventKind } = await governance();
     const kind = toolEventKind(p.agent, p.event);
-    const agentId = agentIdOf({ CASTELLAN_AGENT_ID: p.env.CASTELLAN_AGENT_ID });
     // The agent's own SubagentStop hooks join governance in the bridge (govern.ts): that whole answer stays there.
     if (kind === 'pre' && p.env.CASTELLAN_AGENT_ID) return { action: 'bridge', reason: 'the agent\'s own tool hooks answer in the bridge' };
     // The badge first: it is what a person and `herd wait` are waiting for.
@@ -168,9 +174,11 @@ export default defineMethod({
     }
     // A model's answer feeds that agent's PostSampling hooks; the reply does not wait (the server keeps their advice).
     // pi's other stages have nothing to answer (agent-bridge.ts agentEventAnswer).
-    if (agentId && ctx.session.agents && agentStage(p.agent, p.event) === 'PostSampling') {
+    const bridge = p.env.CASTELLAN_AGENT_ID ? await agentBridge() : undefined;
+    const agentId = bridge?.agentIdOf({ CASTELLAN_AGENT_ID: p.env.CASTELLAN_AGENT_ID });
+    if (bridge && agentId && ctx.session.agents && bridge.agentStage(p.agent, p.event) === 'PostSampling') {
       ctx.session.agents
-        .hook({ agentId, hookType: 'PostSampling', payload: { message: responseText(p.payload).slice(0, 200_000) }, paneId: p.pane_id })
+        .hook({ agentId, hookType: 'PostSampling', payload: { message: bridge.responseText(p.payload).slice(0, 200_000) }, paneId: p.pane_id })
         .catch(() => undefined);
     }
     return done;
