@@ -8,7 +8,7 @@
 // built castellan (`npm run build`; --bin points at another build to compare). Per agent and mode it starts a castellan
 // server in a temp HOME (no client attached: panes are unfocused, a finished turn shows `done`), runs the agent with
 // the lab's run-agent.sh in a pane (with hooks: `castellan hook AGENT EVENT` for the events castellan's installer
-// registers, nothing for the rest), walks badge-lab's
+// registers, nothing for the rest; for pi, castellan's extension as `castellan integrations install pi` installs it), walks badge-lab's
 // scenario and times, for every ground-truth mark, the first badge event that shows the wanted state. Flicker: any
 // badge change that is not a step forward along the scenario's expected path (working → blocked → working → rest).
 // Every run ends by stopping its server and mock and killing whatever still runs with the run's temp HOME.
@@ -71,6 +71,13 @@ function withTimeout<T>(p: Promise<T>, ms: number, what: string): Promise<T> {
   return Promise.race([p, t]).finally(() => clearTimeout(timer));
 }
 
+/** `castellan integrations install pi` into the lab's HOME for pi (run-agent.sh --scratch keeps what is there). */
+async function installPiExtension(piHome: string, env: Record<string, string>): Promise<void> {
+  const p = spawn(process.execPath, [BIN, 'integrations', 'install', 'pi'], { env: { ...env, HOME: piHome, PI_CODING_AGENT_DIR: join(piHome, '.pi', 'agent') }, stdio: 'ignore' });
+  const code = await withTimeout(new Promise((r) => p.on('exit', r)), 20_000, 'castellan integrations install pi');
+  if (code !== 0) throw new Error(`castellan integrations install pi exited ${code}`);
+}
+
 interface Result { agent: string; mode: string; run: number; latencies: Latency[]; flicker: number; flickers: string[] }
 
 async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Promise<Result> {
@@ -92,8 +99,10 @@ async function runOne(agent: string, mode: 'screen' | 'hooks', run: number): Pro
     await withTimeout(new Promise((r) => server.on('exit', r)), 20_000, 'castellan server start');
     const client = await RpcClient.connect(socket, 5000);
     api = client;
-    // The line castellan's installer writes for the event (background for state-only events, see command-line.ts);
-    const hooksCmd = mode === 'hooks' ? onlyEvents(hooked, (ev) => bridgeLine(agent as AgentName, ev)) : undefined;
+    // pi's hooks are castellan's own extension, installed as a user installs it (the lab's extension then only gates bash).
+    if (mode === 'hooks' && agent === 'pi') await installPiExtension(join(home, 'lab', 'home'), env);
+    // The others get the line castellan's installer writes for each event (background for state-only events, command-line.ts).
+    const hooksCmd = mode === 'hooks' && agent !== 'pi' ? onlyEvents(hooked, (ev) => bridgeLine(agent as AgentName, ev)) : undefined;
     const w = await client.request<{ pane_id: string }>('window.new', { command: agentCommand(agent, mock.port, join(home, 'lab'), hooksCmd), focus: false });
     const pane = w.pane_id;
     const events: BadgeEvent[] = [];

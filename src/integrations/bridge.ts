@@ -7,7 +7,7 @@ import { BridgeLink } from './bridge-link.js';
 /** For the bridge log: the server's error code first, then its message. */
 const why = (e: unknown): string => (e instanceof RpcError ? `${e.code}: ${e.message}` : e instanceof Error ? e.message : String(e));
 import { join } from 'node:path';
-import { getField, isSkip, resolveEvent } from './resolve.js';
+import { getField, isSkip, planReport, sessionIdOf } from './resolve.js';
 import { HARNESS_TABLES, isAgentName } from './tables.js';
 import { PANE_ID } from '../platform/pane-id.js';
 
@@ -101,11 +101,6 @@ function knownThread(file: string): string | undefined {
   }
 }
 
-function sessionIdOf(payload: unknown, field: string | undefined): string | undefined {
-  const v = getField(payload, field ?? 'session_id') ?? getField(payload, 'session_id');
-  return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
-}
-
 /** Maps one hook event and reports it to the pane's server. Never throws; the caller exits 0 whatever happens. */
 export async function runBridge(o: BridgeOptions): Promise<BridgeResult> {
   const debug = !!o.env.CASTELLAN_HOOK_DEBUG;
@@ -118,7 +113,7 @@ export async function runBridge(o: BridgeOptions): Promise<BridgeResult> {
   if (!PANE_ID.test(pane)) return done({ action: 'failed', reason: `CASTELLAN_PANE_ID ${JSON.stringify(pane)} is not a pane id` });
   if (!isAgentName(o.agent)) return done({ action: 'failed', reason: `unknown agent ${JSON.stringify(o.agent)}` });
   const table = HARNESS_TABLES[o.agent];
-  const r = resolveEvent(table, o.event, o.payload);
+  const r = planReport(table, o.event, o.payload);
   const row = table.rows.find((x) => x.event === o.event);
 
   // Codex main-thread bookkeeping, before deciding to skip (SessionStart reports nothing but names the thread).
@@ -142,29 +137,16 @@ export async function runBridge(o: BridgeOptions): Promise<BridgeResult> {
   const link = o.link?.socket === o.socket ? o.link : new BridgeLink(o.socket);
   try {
     return await link.use(connectMs, async (api) => {
-      if (r.unless?.length) {
+      if (r.unless) {
         const info = await api.request<Record<string, unknown>>('pane.get', { pane_id: pane }, replyMs);
         const cur = (info.agent as { state?: string } | undefined)?.state;
-        if (cur && (r.unless as readonly string[]).includes(cur)) return done({ action: 'skipped', state: r.state, reason: `pane is ${cur}` });
+        if (cur && (r.unless as readonly string[]).includes(cur)) return done({ action: 'skipped', state: r.report.state, reason: `pane is ${cur}` });
       }
-      const sessionId = sessionIdOf(o.payload, row?.mainThreadField);
-      const reply = await api.request<Record<string, unknown>>(
-        'pane.report_agent',
-        {
-          pane_id: pane,
-          agent: o.agent,
-          state: r.state,
-          source: r.lock ? 'hook' : 'api',
-          ...(r.message ? { message: r.message } : {}),
-          seq: o.seq,
-          ...(sessionId ? { session_id: sessionId } : {}),
-        },
-        replyMs,
-      );
+      const reply = await api.request<Record<string, unknown>>('pane.report_agent', { pane_id: pane, ...r.report, seq: o.seq }, replyMs);
       if (r.release && !reply.ignored) await api.request('pane.reset_agent', { pane_id: pane }, replyMs);
-      return done({ action: 'reported', state: r.state, reply, ...(reply.ignored ? { reason: String(reply.ignored) } : {}) });
+      return done({ action: 'reported', state: r.report.state, reply, ...(reply.ignored ? { reason: String(reply.ignored) } : {}) });
     });
   } catch (e) {
-    return done({ action: 'failed', state: r.state, reason: why(e) });
+    return done({ action: 'failed', state: r.report.state, reason: why(e) });
   }
 }

@@ -48,6 +48,18 @@ export function toolCallOf(agent: AgentName, payload: unknown): { tool: string; 
   return { tool: lower, argv: target ? [target] : [], toolInput, rawName };
 }
 
+/** The reason an agent is shown for a deny or an "ask": governance's own, else which tool and who decided. */
+export function decisionReason(call: { rawName: string }, r: { decision: string; source: string; reason?: string }): string {
+  return r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`;
+}
+
+/** Whether a post-tool event's payload says the tool worked (what PostToolUse records). */
+export function toolSucceeded(payload: unknown): boolean {
+  const p = obj(payload);
+  const resp = obj(p.tool_response ?? p.result);
+  return !(resp.interrupted === true || resp.error || p.isError === true || p.is_error === true);
+}
+
 function answer(agent: AgentName, decision: 'allow' | 'deny' | 'ask', reason: string, extra?: string): HookAnswer {
   if (decision === 'allow') return { exitCode: 0 };
   const why = [reason ? `castellan: ${reason}` : '', extra ?? ''].filter(Boolean).join('\n');
@@ -180,7 +192,7 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
     const own = o.env.CASTELLAN_AGENT_ID ? agentToolCheck(o, call) : undefined;
     const r = served ?? (await pipeline!.governPreToolUse({ tool: call.tool, argv: call.argv, agentId, paneId, cwd, toolInput: call.toolInput }, { env: o.env, prompt }));
     const a = own ? await own : undefined;
-    const govWhy = r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`;
+    const govWhy = decisionReason(call, r);
     if (a?.decision === 'deny') {
       // Either one denying denies; both reasons are kept (governance first, then the agent's own as a directive).
       const ownWhy = a.contexts.join('\n') || `castellan: ${a.reason ?? 'denied by the agent\'s SubagentStop hooks'}`;
@@ -188,8 +200,7 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
     }
     return { ...answer(o.agent, r.decision, govWhy), by };
   }
-  const resp = obj(p.tool_response ?? p.result);
-  const success = !(resp.interrupted === true || resp.error || p.isError === true || p.is_error === true);
+  const success = toolSucceeded(o.payload);
   if (await remote({ phase: 'post', success })) return { exitCode: 0, by: 'server' };
   await (await local()).governPostToolUse({ tool: call.tool, argv: call.argv, success, agentId, paneId, cwd }, { env: o.env });
   return { exitCode: 0, by: 'bridge' };

@@ -1,10 +1,10 @@
-// pi's extension events (forwarded by share/integrations/pi/castellan.ts) → castellan stages and badge states (checked against agent-lab payloads, pi 0.73.1).
+// pi's extension events (sent by share/integrations/pi/castellan.ts to hook.event, else `castellan hook pi EVENT`) → castellan stages and badge states (checked against agent-lab payloads, pi 0.73.1).
 import type { HarnessTable } from './types.js';
 
 export const PI: HarnessTable = {
   agent: 'pi',
   label: 'pi',
-  transport: 'castellan pi extension (in-process events, forwarded to `castellan hook pi EVENT`, payload JSON on stdin)',
+  transport: 'castellan pi extension (in-process events, sent to the server over one kept-open socket as `hook.event`; `castellan hook pi EVENT` with payload JSON on stdin when that cannot serve)',
   rows: [
     { event: 'session_start', stage: 'SessionStart', state: 'idle', install: true, evidence: 'lab', note: 'also after /new, /resume, /fork, /reload' },
     {

@@ -90,6 +90,39 @@ export function resolveEvent(table: HarnessTable, event: string, payload: unknow
   };
 }
 
-export function isSkip(r: Resolved | Skip): r is Skip {
+export function isSkip<T extends object>(r: T | Skip): r is Skip {
   return 'skip' in r;
+}
+
+/** The session id a report carries: the row's thread field, else `session_id`; only a sane string. */
+export function sessionIdOf(payload: unknown, field: string | undefined): string | undefined {
+  const v = getField(payload, field ?? 'session_id') ?? getField(payload, 'session_id');
+  return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
+}
+
+/** Set (true) in a payload by an integration whose state report is already done: the bridge then only governs. */
+export const REPORTED_FIELD = 'castellan_reported';
+
+/** One event's pane.report_agent, as the spawned bridge and the server's hook.event both send it. */
+export interface PlannedReport {
+  /** pane.report_agent params without pane_id and seq. */
+  report: { agent: string; state: Resolved['state']; source: 'hook' | 'api'; message?: string; session_id?: string };
+  /** Skip the report while the pane's badge is one of these. */
+  unless?: readonly Resolved['state'][];
+  /** After a report the server took, hand the pane back to heuristics (pane.reset_agent). */
+  release: boolean;
+}
+
+/** What to report for one event (state, source, message, session id, unless, release), or why nothing. Pure. */
+export function planReport(table: HarnessTable, event: string, payload: unknown): PlannedReport | Skip {
+  // An in-process integration whose server took the report (hook.event) and runs the bridge only for governance.
+  if (getField(payload, REPORTED_FIELD) === true) return { skip: 'reported over the socket already' };
+  const r = resolveEvent(table, event, payload);
+  if (isSkip(r)) return r;
+  const sessionId = sessionIdOf(payload, r.row.mainThreadField);
+  return {
+    report: { agent: table.agent, state: r.state, source: r.lock ? 'hook' : 'api', ...(r.message ? { message: r.message } : {}), ...(sessionId ? { session_id: sessionId } : {}) },
+    ...(r.unless?.length ? { unless: r.unless } : {}),
+    release: r.release,
+  };
 }

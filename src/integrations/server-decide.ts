@@ -34,7 +34,7 @@ export interface DecideRequest {
 const DECISIONS = new Set(['allow', 'deny', 'ask']);
 
 /** Only what plan verify reads; a Write's whole file never goes to the server. */
-function planFields(t: Record<string, unknown>): Record<string, unknown> | undefined {
+export function planFields(t: Record<string, unknown>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   if (t.workflow_plan !== undefined) out.workflow_plan = t.workflow_plan;
   if (t.tool_workflow !== undefined) out.tool_workflow = t.tool_workflow;

@@ -162,3 +162,19 @@ export function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): Pane
   const fg = tpgid === undefined ? undefined : stats.find((s) => s.pid === tpgid) ?? stats.find((s) => s.pgrp === tpgid);
   return { rootPid, foregroundPid: fg?.pid, foregroundPgid: tpgid, processes };
 }
+
+/**
+ * Whether `pid` is `ancestor` or runs under it (following parents up at most `maxDepth` steps); undefined when /proc
+ * cannot say (no /proc: another platform).
+ */
+export function descendsFrom(pid: number, ancestor: number, procDir = '/proc', maxDepth = 64): boolean | undefined {
+  if (!readStat(process.pid, procDir)) return undefined;
+  let cur = pid;
+  for (let i = 0; i <= maxDepth && cur > 1; i++) {
+    if (cur === ancestor) return true;
+    const st = readStat(cur, procDir);
+    if (!st) return false;
+    cur = st.ppid;
+  }
+  return cur === ancestor;
+}

@@ -17,6 +17,7 @@ import eventsSubscribe from './events-subscribe.js';
 import eventsUnsubscribe from './events-unsubscribe.js';
 import eventsWait from './events-wait.js';
 import hookDecide from './hook-decide.js';
+import hookEvent from './hook-event.js';
 import episodeEnd from './episode-end.js';
 import episodeGet from './episode-get.js';
 import episodeStart from './episode-start.js';
@@ -88,6 +89,7 @@ export const METHODS: MethodDef[] = [
   eventsWait,
   eventsEmit,
   hookDecide,
+  hookEvent,
   uiAsk,
   agentList,
   agentStart,
