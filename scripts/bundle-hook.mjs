@@ -52,9 +52,14 @@ await esbuild.build({
   splitting: true,
   chunkNames: 'chunk-[hash]',
 });
+// node:os (~0.5 ms to load) serves the hot path only when HOME is unset (paths.ts homedir): required on first use.
+// A name the shim lacks fails the build ("No matching export"), so no other use of node:os can slip in eagerly.
+const LAZY_OS = 'export function homedir() { return require("node:os").homedir(); }';
 const lazyImports = {
   name: 'lazy-imports',
   setup(build) {
+    build.onResolve({ filter: /^node:os$/ }, (a) => (a.kind === 'require-call' ? { path: 'node:os', external: true } : { path: 'lazy-os', namespace: 'lazy-os' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-os' }, () => ({ contents: LAZY_OS, loader: 'js' }));
     build.onResolve({ filter: /\.js$/ }, (a) => {
       if (a.kind !== 'dynamic-import' || !Object.hasOwn(LAZY, a.path)) return undefined;
       return { path: `./lazy/${LAZY[a.path]}.js`, external: true };
