@@ -74,9 +74,9 @@ export class RawPipeClient {
 
   private onRead(ab: ArrayBuffer | undefined): void {
     const n = this.b.state[this.b.kReadBytesOrError]!;
+    if (n === 0) return;
     // EOF or a read error: the server is gone; what is pending fails (the caller decides without it).
     if (n < 0 || !ab) return this.shut('connection to the server closed');
-    if (n === 0) return;
     let chunk = Buffer.from(ab, this.b.state[this.b.kArrayBufferOffset]!, n);
     for (let i = chunk.indexOf(10); i !== -1 && !this.closed; i = chunk.indexOf(10)) {
       const line = Buffer.concat([...this.partial, chunk.subarray(0, i)]).toString('utf8');
@@ -87,7 +87,7 @@ export class RawPipeClient {
     }
     if (this.closed || !chunk.length) return;
     this.partialBytes += chunk.length;
-    // Copied: the chunk is a view of a buffer libuv may reuse.
+    // Copied: a view would keep the whole of the read buffer (64 KB a read) alive while the line is incomplete.
     this.partial.push(Buffer.from(chunk));
     if (this.partialBytes > RAW_MAX_REPLY_BYTES) this.shut(`a reply longer than ${RAW_MAX_REPLY_BYTES} bytes`);
   }
