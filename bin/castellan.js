@@ -3,14 +3,90 @@
 // CommonJS (bin/package.json): agents run `castellan hook` on every event, and a CommonJS main with a CommonJS bridge
 // bundle never starts Node's ES module loader (~12 ms of CPU per call); the CLI is imported as ES modules as before.
 'use strict';
-const { existsSync } = require('node:fs');
-const { join } = require('node:path');
+const fs = require('node:fs');
+const { dirname, join } = require('node:path');
 const { pathToFileURL } = require('node:url');
 
 const built = (rel) => {
   const path = join(__dirname, rel);
-  return existsSync(path) ? path : undefined;
+  return fs.existsSync(path) ? path : undefined;
 };
+
+/**
+ * The bundled bridge with a V8 code cache (Node 20 has no module.enableCompileCache; 22.1+ has, and takes it): the
+ * code a hook call compiled, saved by the first call after each build into the user's state dir (0700, where the
+ * bridge log lives), so later calls skip parsing and compiling it. A cache is used only if it is a regular file of
+ * this user's, private, and its first line names this bundle (size, mtime, inode) and this node; V8 checks its own
+ * version and flags on top and rejects what does not fit, and a rejected cache is rewritten. CASTELLAN_HOOK_CODE_CACHE=0
+ * turns it off.
+ */
+function requireHook(file) {
+  const env = process.env;
+  const state = env.XDG_STATE_HOME ? join(env.XDG_STATE_HOME, 'castellan') : env.HOME ? join(env.HOME, '.local', 'state', 'castellan') : undefined;
+  if (env.CASTELLAN_HOOK_CODE_CACHE === '0' || !state || typeof process.getuid !== 'function') return require(file);
+  // node:module only there: loading it costs ~0.5 ms, as much as the cache saves on some calls.
+  if (Number(process.versions.node.split('.')[0]) >= 22) {
+    try {
+      require('node:module').enableCompileCache?.(join(state, 'compile-cache'));
+    } catch {
+      /* without it, as before */
+    }
+    return require(file);
+  }
+  let src, st;
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      st = fs.fstatSync(fd);
+      src = fs.readFileSync(fd, 'utf8');
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return require(file);
+  }
+  const cacheFile = join(state, `hook-main-${process.version}-${process.arch}.v8cache`);
+  const key = Buffer.from(`castellan hook code cache 1 ${process.version} ${process.arch} ${st.size} ${st.mtimeMs} ${st.ino} ${process.execArgv.join(' ')}\n`);
+  const cached = readCache(cacheFile, key);
+  const vm = require('node:vm');
+  // Compiled by vm.Script, the bundle cannot import() its lazy ES modules on Node 20: it asks for them here.
+  globalThis[Symbol.for('castellan.hookImport')] = (spec) => import(pathToFileURL(join(dirname(file), spec)).href);
+  const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${src}\n});`, { filename: file, cachedData: cached });
+  const m = { exports: {} };
+  // It requires only Node's own modules, which resolve the same from here.
+  script.runInThisContext().call(m.exports, m.exports, require, m, file, dirname(file));
+  if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(state, cacheFile, key, script));
+  return m.exports;
+}
+
+function readCache(file, key) {
+  let fd;
+  try {
+    fd = fs.openSync(file, fs.constants.O_RDONLY | fs.constants.O_NOFOLLOW);
+    const st = fs.fstatSync(fd);
+    // Only a file this user wrote and nobody else can touch: V8 runs what it holds.
+    if (!st.isFile() || st.uid !== process.getuid() || (st.mode & 0o077) !== 0 || st.size <= key.length || st.size > 32 * 1024 * 1024) return undefined;
+    const buf = Buffer.allocUnsafe(st.size);
+    if (fs.readSync(fd, buf, 0, st.size, 0) !== st.size || !buf.subarray(0, key.length).equals(key)) return undefined;
+    return buf.subarray(key.length);
+  } catch {
+    return undefined;
+  } finally {
+    if (fd !== undefined) fs.closeSync(fd);
+  }
+}
+
+function writeCache(dir, file, key, script) {
+  try {
+    fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
+    // Written aside and renamed: a concurrent hook call reads the old cache or the new one, never half of one.
+    const tmp = `${file}.${process.pid}.tmp`;
+    fs.writeFileSync(tmp, Buffer.concat([key, script.createCachedData()]), { mode: 0o600, flag: 'wx' });
+    fs.renameSync(tmp, file);
+  } catch {
+    /* a cache is an optimisation: never an error */
+  }
+}
 
 async function run(argv) {
   if (argv[0] === 'hook') {
@@ -19,7 +95,7 @@ async function run(argv) {
     if (!process.env.CASTELLAN_ENV && argv.every((a) => !a.startsWith('-'))) return;
     const bundled = built('../dist/hook/hook-main.cjs');
     const unbundled = bundled ? undefined : built('../dist/integrations/hook-main.js');
-    const hook = bundled ? require(bundled) : unbundled && (await import(pathToFileURL(unbundled).href));
+    const hook = bundled ? requireHook(bundled) : unbundled && (await import(pathToFileURL(unbundled).href));
     // Exits once the answer is written out (on macOS a pipe is written asynchronously, and a cut answer is a lost
     // denial), without Node's teardown; the unbundled fallback of an older build may lack it, and then ends as usual.
     if (hook && hook.isFastHookArgv(argv)) {

@@ -8,7 +8,7 @@
 // loads lazily (the governance pipeline with config, zod and policy: most of the bytes; the agent bridge; the
 // server link) is a second build in dist/hook/lazy/, reached only when the server cannot decide or is not there.
 // esbuild is a build-time tool (a devDependency): without it the bin falls back to the unbundled entry.
-import { existsSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 
 const root = fileURLToPath(new URL('..', import.meta.url));
@@ -52,9 +52,14 @@ await esbuild.build({
   splitting: true,
   chunkNames: 'chunk-[hash]',
 });
+// node:os (~0.5 ms to load) serves the hot path only when HOME is unset (paths.ts homedir): required on first use.
+// A name the shim lacks fails the build ("No matching export"), so no other use of node:os can slip in eagerly.
+const LAZY_OS = 'export function homedir() { return require("node:os").homedir(); }';
 const lazyImports = {
   name: 'lazy-imports',
   setup(build) {
+    build.onResolve({ filter: /^node:os$/ }, (a) => (a.kind === 'require-call' ? { path: 'node:os', external: true } : { path: 'lazy-os', namespace: 'lazy-os' }));
+    build.onLoad({ filter: /.*/, namespace: 'lazy-os' }, () => ({ contents: LAZY_OS, loader: 'js' }));
     build.onResolve({ filter: /\.js$/ }, (a) => {
       if (a.kind !== 'dynamic-import' || !Object.hasOwn(LAZY, a.path)) return undefined;
       return { path: `./lazy/${LAZY[a.path]}.js`, external: true };
@@ -62,7 +67,19 @@ const lazyImports = {
   },
 };
 // CommonJS, required by the CommonJS bin: no ES module loader on the hot path. Its lazy imports stay import() of ES modules.
-const hot = await esbuild.build({ ...common, format: 'cjs', entryPoints: [entry], outfile: `${outdir}/hook-main.cjs`, plugins: [lazyImports], metafile: true });
+// The bin may run this file through vm.Script with a V8 code cache (bin/castellan.js), where Node 20 cannot import()
+// without a flag: the lazy imports go through the importer the bin puts on globalThis, else a plain import()
+// (defined last, after "use strict"; nothing calls it before the top level has run).
+const footer = "var __hookImport=(s)=>(globalThis[Symbol.for('castellan.hookImport')]??((x)=>import(x)))(s);";
+const hotFile = `${outdir}/hook-main.cjs`;
+const hot = await esbuild.build({ ...common, format: 'cjs', entryPoints: [entry], outfile: hotFile, plugins: [lazyImports], metafile: true, footer: { js: footer } });
+const hotText = readFileSync(hotFile, 'utf8');
+const routed = hotText.replaceAll('import("./lazy/', '__hookImport("./lazy/');
+if (routed === hotText || routed.split('import(').length !== 2) {
+  process.stderr.write('bundle-hook: the lazy imports of hook-main.cjs are not all routed through __hookImport\n');
+  process.exit(1);
+}
+writeFileSync(hotFile, routed);
 // A dynamic import the plugin does not know would be inlined into the hot file (esbuild does that without splitting).
 const inlined = Object.keys(hot.metafile.inputs).filter((f) => /(^|\/)(zod|smol-toml|re2js)\/|dist\/config\/|dist\/hooks\/pipeline/.test(f));
 if (inlined.length) {

@@ -3,19 +3,19 @@
 // Memory is RSS (what `ps` shows) and USS, the private part (Private_Clean + Private_Dirty of /proc/PID/smaps_rollup):
 // what the process costs beyond pages it shares, such as the node binary's text that every Node process here maps
 // (the bench itself is one). The castellan server row counts every process it keeps beside it (the crash reaper).
-// A bare idle `node` is measured too: no Node program gets under it. RSS from files (RSS - Anonymous) is told apart. The hook bridge is timed as an agent runs it
-// on every tool call: `castellan hook claude PreToolUse` with a payload on stdin and a pane's environment, against
-// the live server; wall time and CPU (bash `times`) per call, and `node -e 0` as the floor.
+// A bare idle `node` is measured too: no Node program gets under it. RSS from files (RSS - Anonymous) is told apart.
+// The hook bridge rows are bench/lib/hook-bridge.ts: the installed hook line through sh, in a real pane's environment.
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { CastellanServer } from '../lib/castellan.js';
+import { hookBridge } from '../lib/hook-bridge.js';
 import type { BenchEnv } from '../lib/env.js';
 import { serverNodeFlags } from '../../src/server/node-flags.js';
 import { killPid } from '../lib/proc.js';
 import type { Row, SectionResult } from '../lib/report.js';
 import { TmuxServer } from '../lib/tmux.js';
-import { log, median, round, sleep } from '../lib/util.js';
+import { log, round, sleep } from '../lib/util.js';
 
 const SHELL = ['bash', '--norc', '--noprofile'];
 const KiB = 1024;
@@ -75,33 +75,6 @@ async function nodeFloor(): Promise<Mem> {
   }
 }
 
-/**
- * One `bash -c` per call: wall time from $EPOCHREALTIME and the child's CPU from `times`, both in ms. `input` is the
- * call's stdin as a Node-based agent (Claude Code, Gemini CLI) gives it: written to a socketpair (libuv's "pipe"),
- * then closed; a command may take it from a real pipe instead (`<<<`, as a shell pipeline or a Rust agent gives).
- */
-function timedCalls(cmd: string, env: NodeJS.ProcessEnv, n: number, input = '', viaPipe = false): { wallMs: number[]; cpuMs: number[] } {
-  // Through a pipe: bash reads the input first (untimed), and a here-string that small is a pipe in bash >= 5.1.
-  const script = viaPipe
-    ? `IFS= read -r -d '' P; s=$EPOCHREALTIME; ${cmd} <<< "$P" >/dev/null 2>&1; e=$EPOCHREALTIME; echo "$s $e"; times`
-    : `s=$EPOCHREALTIME; ${cmd} >/dev/null 2>&1; e=$EPOCHREALTIME; echo "$s $e"; times`;
-  const wallMs: number[] = [];
-  const cpuMs: number[] = [];
-  const sec = (x: string) => {
-    const m = /(\d+)m([\d.]+)s/.exec(x);
-    return m ? Number(m[1]) * 60 + Number(m[2]) : NaN;
-  };
-  for (let i = 0; i < n; i++) {
-    const out = execFileSync('bash', ['-c', script], { env, encoding: 'utf8', input }).trim().split('\n');
-    const [s, e] = out[0].split(' ').map(Number);
-    wallMs.push((e - s) * 1000);
-    // `times` prints the shell's own user/sys, then its children's.
-    const [u, sy] = out[2].trim().split(/\s+/);
-    cpuMs.push((sec(u) + sec(sy)) * 1000);
-  }
-  return { wallMs, cpuMs };
-}
-
 /** Disk use (du -sk) of the packages package-lock.json installs without --omit=dev's dev ones, biggest first. */
 function productionInstall(repo: string): { totalKiB: number; top: Array<[string, number]> } {
   const lock = JSON.parse(readFileSync(join(repo, 'package-lock.json'), 'utf8')) as { packages: Record<string, { dev?: boolean; devOptional?: boolean }> };
@@ -117,16 +90,11 @@ function productionInstall(repo: string): { totalKiB: number; top: Array<[string
   return { totalKiB: sizes.reduce((a, [, k]) => a + k, 0), top: sizes.slice(0, 8) };
 }
 
-const CLAUDE_PRE = (cwd: string) => JSON.stringify({ session_id: 'bench', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command: 'ls -la' }, cwd });
-const CLAUDE_PROMPT = (cwd: string) => JSON.stringify({ session_id: 'bench', hook_event_name: 'UserPromptSubmit', prompt: 'hello', cwd });
-
 export async function footprint(b: BenchEnv): Promise<SectionResult> {
   const calls = b.opts.quick ? 10 : 30;
   const floor = await nodeFloor();
   const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: SHELL });
   let cServer: Mem, cServerAlone: Mem, cClient: Mem, reapers: number;
-  let hookPre: { wallMs: number[]; cpuMs: number[] }, hookPrePipe: { wallMs: number[]; cpuMs: number[] }, hookState: { wallMs: number[]; cpuMs: number[] }, nodeZero: { wallMs: number[]; cpuMs: number[] };
-  let hookPreCa: { wallMs: number[]; cpuMs: number[] } | undefined;
   try {
     const panes = new Set((await s.notePanes()).map((p) => p.pid!).filter(Boolean));
     const own = () => [s.pid, ...helpers(s.pid, panes)];
@@ -135,31 +103,12 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
     cServer = await settled(own);
     const c = await s.attach(202, 53);
     cClient = await settled(() => [c.pid]);
-    const pre = join(s.home, 'pre.json');
-    const prompt = join(s.home, 'prompt.json');
-    writeFileSync(pre, CLAUDE_PRE(s.home));
-    writeFileSync(prompt, CLAUDE_PROMPT(s.home));
-    const env = { ...b.env, HOME: s.home, XDG_STATE_HOME: join(s.home, 'state'), XDG_CONFIG_HOME: join(s.home, 'config'), CASTELLAN_SOCKET: s.socket, CASTELLAN_ENV: '1', CASTELLAN_PANE_ID: 'w1:p1' };
-    const bin = join(b.root, 'bin', 'castellan.js');
-    // Alternating, so a load change on a shared box moves every series alike. stdin is never a file: no agent gives one
-    // (a file would load Node's fs streams, ~5 ms, that no agent's call pays).
-    const node = `'${process.execPath}'`;
-    const series = { nodeZero: `${node} -e 0`, hookPre: `${node} '${bin}' hook claude PreToolUse`, hookPrePipe: `${node} '${bin}' hook claude PreToolUse`, hookState: `${node} '${bin}' hook claude UserPromptSubmit` };
-    const input: Record<string, string> = { hookPre: readFileSync(pre, 'utf8'), hookPrePipe: readFileSync(pre, 'utf8'), hookState: readFileSync(prompt, 'utf8') };
-    const got = Object.fromEntries(Object.keys(series).map((k) => [k, { wallMs: [] as number[], cpuMs: [] as number[] }]));
-    for (let i = 0; i < calls; i++)
-      for (const [k, cmd] of Object.entries(series)) {
-        const one = timedCalls(cmd, env, 1, input[k], k === 'hookPrePipe');
-        got[k].wallMs.push(...one.wallMs);
-        got[k].cpuMs.push(...one.cpuMs);
-      }
-    ({ nodeZero, hookPre, hookPrePipe, hookState } = got as Record<keyof typeof series, { wallMs: number[]; cpuMs: number[] }>);
-    // NODE_EXTRA_CA_CERTS costs every Node start that has it (~80 ms here: Node 20 builds its root store at start),
-    // and a pane inherits it from the server's environment: shown beside the rest when the bench's own has it.
-    if (process.env.NODE_EXTRA_CA_CERTS) hookPreCa = timedCalls(`${series.hookPre}`, { ...env, NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS }, Math.min(calls, 10), input.hookPre);
   } finally {
     await s.stop();
   }
+  // On a server of its own, started with the machine's NODE_EXTRA_CA_CERTS as a pane inherits it (the one above
+  // stays in the bench's clean environment, so its memory rows compare with tmux's).
+  const hook = await hookBridge(b, 'footprint', calls);
   const t = await TmuxServer.start(b, { cols: 200, rows: 50, command: SHELL.join(' ') });
   let tServer: Mem, tClient: Mem;
   try {
@@ -181,7 +130,7 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
   // The server's Node flags change its RSS by several MB (node-flags.ts): a figure is read with them beside it.
   const flags = serverNodeFlags(process.env).join(' ') || "Node's defaults";
   log(`footprint: node floor RSS ${round(MB(floor.rssKiB), 1)} MB USS ${round(MB(floor.ussKiB), 1)} MB; server (${flags}) alone RSS ${round(MB(cServerAlone.rssKiB), 1)} MB, with ${reapers} helper(s) ${round(MB(cServer.rssKiB), 1)} MB`);
-  log(`footprint: hook PreToolUse wall ms ${hookPre.wallMs.map((x) => round(x, 0)).join(' ')}; node -e 0 wall ms ${nodeZero.wallMs.map((x) => round(x, 0)).join(' ')}`);
+  log(`footprint: hook line PreToolUse wall ms ${(hook.raw.hookLine as { wallMs: number[] }).wallMs.map((x) => round(x, 0)).join(' ')}`);
   log(`footprint: production install ${round(MB(install.totalKiB), 1)} MB; biggest: ${install.top.map(([n, k]) => `${n} ${round(MB(k), 1)}`).join(', ')}`);
   const S = 'footprint';
   const rows: Row[] = [
@@ -195,16 +144,11 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
     { section: S, metric: 'client RSS, attached', unit: 'MB', castellan: MB(cClient.rssKiB), tmux: MB(tClient.rssKiB), digits: 1, target: '< 60', pass: MB(cClient.rssKiB) < 60 },
     { section: S, metric: 'client RSS from files (node binary, libs)', unit: 'MB', castellan: MB(cClient.fileKiB), tmux: MB(tClient.fileKiB), digits: 1 },
     { section: S, metric: 'client USS (private), attached', unit: 'MB', castellan: MB(cClient.ussKiB), tmux: MB(tClient.ussKiB), digits: 1 },
-    { section: S, metric: 'node -e 0 (floor), median wall', unit: 'ms', castellan: median(nodeZero.wallMs), digits: 1 },
-    { section: S, metric: 'hook bridge PreToolUse, median wall', unit: 'ms', castellan: median(hookPre.wallMs), digits: 1, target: '< 60', pass: median(hookPre.wallMs) < 60 },
-    { section: S, metric: 'hook bridge PreToolUse, median CPU', unit: 'ms', castellan: median(hookPre.cpuMs), digits: 1 },
-    { section: S, metric: 'hook bridge PreToolUse, stdin a shell pipe, median wall', unit: 'ms', castellan: median(hookPrePipe.wallMs), digits: 1 },
-    { section: S, metric: 'hook bridge state-only event, median wall', unit: 'ms', castellan: median(hookState.wallMs), digits: 1 },
-    ...(hookPreCa ? [{ section: S, metric: 'hook bridge PreToolUse with NODE_EXTRA_CA_CERTS, median wall', unit: 'ms', castellan: median(hookPreCa.wallMs), digits: 1 }] : []),
+    ...hook.rows,
     { section: S, metric: 'install: production node_modules (tmux: binary)', unit: 'MB', castellan: MB(install.totalKiB), tmux: MB(tmuxBinKiB), digits: 1 },
   ];
   return {
     rows,
-    raw: { floor, castellan: { serverNodeFlags: serverNodeFlags(process.env), server: cServer, serverAlone: cServerAlone, helpers: reapers, client: cClient, hookPre, hookPrePipe, hookState, hookPreCa, nodeZero }, tmux: { server: tServer, client: tClient, binKiB: tmuxBinKiB }, install },
+    raw: { floor, castellan: { serverNodeFlags: serverNodeFlags(process.env), server: cServer, serverAlone: cServerAlone, helpers: reapers, client: cClient, hook: hook.raw }, tmux: { server: tServer, client: tClient, binKiB: tmuxBinKiB }, install },
   };
 }

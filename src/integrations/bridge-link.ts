@@ -4,18 +4,18 @@
 // teardown cost the bridge ~1-2 ms of CPU and the server an accept. The server answers requests on one connection
 // independently (by id), so sharing changes no answer: a report that times out leaves the decision waiting its own
 // deadline, and a connection that fails fails both, which each side takes as before (report logged, decision local).
-import { RpcClient } from '../platform/rpc-client.js';
+import { connectRpc, type BridgeRpc } from './raw-pipe/index.js';
 
 export class BridgeLink {
-  private conn?: Promise<RpcClient>;
+  private conn?: Promise<BridgeRpc>;
   private users = 0;
 
   constructor(readonly socket: string) {}
 
   /** Runs `fn` on the shared connection (opened by the first user, within its connect deadline); closed when the last user is done. */
-  async use<T>(connectMs: number, fn: (api: RpcClient) => Promise<T>): Promise<T> {
+  async use<T>(connectMs: number, fn: (api: BridgeRpc) => Promise<T>): Promise<T> {
     this.users++;
-    const conn = (this.conn ??= RpcClient.connect(this.socket, connectMs));
+    const conn = (this.conn ??= connectRpc(this.socket, connectMs));
     try {
       return await fn(await conn);
     } finally {

@@ -1,7 +1,7 @@
 // The hook bridge's hot path: payload → table → one pane.report_agent over a raw socket, with short deadlines and no output.
 // Deliberately free of zod, the API method table and the UI: it runs, synchronously blocking the agent, on every hook event.
 import { appendFileSync, mkdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from 'node:fs';
-import { RpcError } from '../platform/rpc-client.js';
+import { RpcError } from '../platform/rpc-error.js';
 import { BridgeLink } from './bridge-link.js';
 
 /** For the bridge log: the server's error code first, then its message. */

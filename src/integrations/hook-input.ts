@@ -2,6 +2,7 @@
 // On the bridge's hot path: no zod; a synchronous read of the pipe when it holds the whole payload, else node:stream events.
 import { valueDeeperThan } from '../api/json-guard.js';
 import { readPipeNow } from './stdin-pipe.js';
+import type { ByteSource } from './raw-pipe/index.js';
 import type { AgentName } from './types.js';
 
 /**
@@ -41,11 +42,11 @@ export async function readStdin(o: { timeoutMs: number; maxBytes?: number }): Pr
   const head = readPipeNow(max);
   if (head && head.bytes > max) return tooLarge(max, head.bytes);
   if (head?.eof) return { ok: true, text: Buffer.concat(head.chunks, head.bytes).toString('utf8'), bytes: head.bytes };
-  return readHookInput(process.stdin, { ...o, ...(head ? { head } : {}) });
+  return readHookInput(head?.rest ?? process.stdin, { ...o, ...(head ? { head } : {}) });
 }
 
 /** Reads a stream to its end (after `head`, what was read of it already). Fails (never throws) when it is larger than maxBytes, not closed in time, or breaks. */
-export function readHookInput(stream: NodeJS.ReadStream, o: { timeoutMs: number; maxBytes?: number; head?: { chunks: Buffer[]; bytes: number } }): Promise<HookInput> {
+export function readHookInput(stream: ByteSource, o: { timeoutMs: number; maxBytes?: number; head?: { chunks: Buffer[]; bytes: number } }): Promise<HookInput> {
   const max = o.maxBytes ?? HOOK_PAYLOAD_MAX_BYTES;
   if (stream.isTTY) return Promise.resolve({ ok: true, text: '', bytes: 0 });
   return new Promise((resolve) => {

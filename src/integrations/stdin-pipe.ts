@@ -1,56 +1,109 @@
-// The hook payload read at once when the agent has already written it and closed the pipe: no stream, no event-loop turn.
+// The hook payload read at once when the agent has already written it and closed stdin: no stream, no event-loop turn.
 //
-// An agent writes the payload and closes stdin as it spawns the hook, so the whole of it is usually in the pipe
-// when the bridge starts. Reading it through process.stdin builds a net.Socket and runs Node's stream machinery
-// for the first time in the process (~5-6 ms of CPU on every call here, for a few hundred bytes). Instead, on Linux,
-// a second, non-blocking descriptor of the same pipe (/proc/self/fd/0) is drained synchronously: EOF means done;
-// "would block" means the writer is still going, and the caller reads the rest through the stream, with its deadline.
-// Anything unusual (not a pipe, no /proc, another OS, a read error) returns what was read and leaves the rest to the stream.
-// Not fs.read on fd 0 for the other cases (a socketpair, which Node-based agents give): a read blocked in the thread
-// pool past the deadline keeps the process from exiting, even through process.exit (measured here on Node 20), and a
-// bridge killed by the agent's hook timeout is a tool call waved through.
+// An agent writes the payload and closes stdin as it spawns the hook, so the whole of it is usually there when the
+// bridge starts. Reading it through process.stdin's 'data' and 'end' runs Node's stream machinery for the first time
+// in the process and waits for event-loop turns (~5-8 ms on every call here, for a few hundred bytes). Instead, on
+// Linux, it is drained synchronously from a descriptor that cannot block: EOF means done; "would block" means the
+// writer is still going, and the caller reads the rest through the stream this returns, with its deadline.
+// - a pipe (a shell pipeline, a Rust agent): a second, non-blocking descriptor of it, opened through /proc/self/fd/0;
+// - a socketpair (what Node-based agents give: libuv's stdio "pipe"; /proc cannot open a socket): fd 0 itself, once
+//   opened as libuv's pipe handle (raw-pipe/stdin.ts, or process.stdin when that is not available), because
+//   uv_pipe_open makes it non-blocking; the flag is checked in /proc/self/fdinfo/0 first: a blocking descriptor is never read.
+// Anything unusual (another kind, no /proc, another OS, a read error) returns what was read and leaves the rest to the stream.
+// Never a read that may block: a read blocked past the deadline (in the main thread, or in the thread pool, which
+// keeps the process from exiting even through process.exit on Node 20) is a bridge killed by the agent's hook
+// timeout, and that is a tool call waved through.
 import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { rawStdin, type ByteSource } from './raw-pipe/index.js';
 
 export interface PipeRead {
   chunks: Buffer[];
   bytes: number;
   /** The writer closed the pipe and every byte is in `chunks`. */
   eof: boolean;
+  /** Where the rest is read from when not `eof` (absent: process.stdin). */
+  rest?: ByteSource;
 }
 
 const CHUNK = 64 * 1024;
 
-/** Drains what stdin's pipe holds now, up to just past `maxBytes`; undefined when stdin is not a pipe this can read. */
-export function readPipeNow(maxBytes: number): PipeRead | undefined {
+/** Is this descriptor's file description non-blocking (Linux: the octal `flags` line of /proc/self/fdinfo/FD)? */
+export function isNonBlocking(fd: number): boolean {
+  let f: number | undefined;
+  try {
+    // Not readFileSync: its first call costs ~1 ms here; a proc file this small comes in one read.
+    f = openSync(`/proc/self/fdinfo/${fd}`, 'r');
+    const buf = Buffer.allocUnsafe(4096);
+    const m = /^flags:\s+([0-7]+)$/m.exec(buf.toString('latin1', 0, readSync(f, buf, 0, buf.length, null)));
+    return !!m && (parseInt(m[1]!, 8) & constants.O_NONBLOCK) !== 0;
+  } catch {
+    return false;
+  } finally {
+    if (f !== undefined) closeSync(f);
+  }
+}
+
+/** Reads `fd` (non-blocking) until EOF, "would block", an error, or just past `maxBytes`. */
+function drain(fd: number, maxBytes: number): PipeRead {
+  const r: PipeRead = { chunks: [], bytes: 0, eof: false };
+  while (r.bytes <= maxBytes) {
+    const buf = Buffer.allocUnsafe(CHUNK);
+    let n: number;
+    try {
+      n = readSync(fd, buf, 0, CHUNK, null);
+    } catch {
+      // EAGAIN: nothing more yet. Any other error: the stream's own read reports it.
+      return r;
+    }
+    if (n === 0) {
+      r.eof = true;
+      return r;
+    }
+    r.chunks.push(n === CHUNK ? buf : buf.subarray(0, n));
+    r.bytes += n;
+  }
+  return r;
+}
+
+/**
+ * Drains what stdin holds now, up to just past `maxBytes`; undefined when stdin is not one this can read without
+ * blocking. `stdinStream` is what a socket stdin is opened as when the raw handle is not available (injectable for tests).
+ */
+export function readPipeNow(maxBytes: number, stdinStream: () => ByteSource = () => process.stdin): PipeRead | undefined {
   if (process.platform !== 'linux') return undefined;
+  let kind: 'fifo' | 'socket' | undefined;
+  try {
+    const st = fstatSync(0);
+    kind = st.isFIFO() ? 'fifo' : st.isSocket() ? 'socket' : undefined;
+  } catch {
+    return undefined;
+  }
+  if (kind === 'socket') return readSocketNow(maxBytes, stdinStream);
+  if (kind !== 'fifo') return undefined;
   let fd: number;
   try {
-    // A FIFO only: a file would be reopened at offset 0, and a socket cannot be opened through /proc.
-    if (!fstatSync(0).isFIFO()) return undefined;
+    // A FIFO only: a file would be reopened at offset 0.
     fd = openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK);
   } catch {
     return undefined;
   }
-  const r: PipeRead = { chunks: [], bytes: 0, eof: false };
   try {
-    while (r.bytes <= maxBytes) {
-      const buf = Buffer.allocUnsafe(CHUNK);
-      let n: number;
-      try {
-        n = readSync(fd, buf, 0, CHUNK, null);
-      } catch {
-        // EAGAIN: nothing more yet. Any other error: the stream's own read reports it.
-        return r;
-      }
-      if (n === 0) {
-        r.eof = true;
-        return r;
-      }
-      r.chunks.push(n === CHUNK ? buf : buf.subarray(0, n));
-      r.bytes += n;
-    }
-    return r;
+    return drain(fd, maxBytes);
   } finally {
     closeSync(fd);
   }
+}
+
+function readSocketNow(maxBytes: number, stdinStream: () => ByteSource): PipeRead | undefined {
+  let rest: ByteSource;
+  const raw = rawStdin();
+  try {
+    rest = raw ?? stdinStream();
+  } catch {
+    return undefined;
+  }
+  if (!isNonBlocking(0)) return { chunks: [], bytes: 0, eof: false, rest };
+  const r = drain(0, maxBytes);
+  if (r.eof) raw?.release();
+  return { ...r, rest };
 }

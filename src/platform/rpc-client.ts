@@ -1,26 +1,12 @@
 // The one client of castellan's newline-delimited JSON socket (CLI, UI, hook bridges, governance): requests with ids,
 // replies matched to them, pushed messages to listeners. Free of zod and of src/api, so every layer may use it.
 import net from 'node:net';
+import { NotRunningError, RpcError } from './rpc-error.js';
 
-/** An error reply from the server (its `code`), or `timeout` / `shutting_down` (connection closed) on this side. */
+export { NotRunningError, RpcError };
+
 /** 64 MiB: what the server queues for one connection at most. */
 const MAX_REPLY_CHARS = 64 * 1024 * 1024;
-
-export class RpcError extends Error {
-  constructor(
-    readonly code: string,
-    message: string,
-    readonly data?: unknown,
-  ) {
-    super(message);
-  }
-}
-
-export class NotRunningError extends RpcError {
-  constructor(readonly socket: string, cause?: string) {
-    super('not_running', `no castellan server is running on ${socket}${cause ? ` (${cause})` : ''}`);
-  }
-}
 
 export type Pushed = Record<string, unknown>;
 

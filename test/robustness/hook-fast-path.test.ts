@@ -12,11 +12,14 @@ import { BIN, REPO, makeTempEnv, type TempEnv } from '../support/temp-env.js';
 const BUNDLED = existsSync(join(REPO, 'dist', 'hook', 'hook-main.cjs'));
 const skip = !BUNDLED && 'dist/hook not built (no esbuild)';
 
-/** Records every CommonJS file compiled into $MODLOG, and at exit whether Node's ES module loader ran (a hook would start it). */
+/** Records every CommonJS file compiled (by the loader, or by the bin's vm.Script) into $MODLOG, and at exit whether Node's ES module loader ran (a hook would start it). */
 const RECORDER = `const { appendFileSync } = require('node:fs');
 const M = require('node:module');
 const compile = M.prototype._compile;
 M.prototype._compile = function (c, f) { appendFileSync(process.env.MODLOG, 'file://' + f + '\\n'); return compile.call(this, c, f); };
+// The bin compiles the bundle itself when it has a V8 code cache for it (vm.Script): recorded the same way.
+const vm = require('node:vm');
+vm.Script = class extends vm.Script { constructor(c, o) { super(c, o); appendFileSync(process.env.MODLOG, 'file://' + (o && o.filename) + '\\n'); } };
 process.on('exit', () => { if (process.moduleLoadList.includes('NativeModule internal/modules/esm/module_job')) appendFileSync(process.env.MODLOG, 'esm-loader\\n'); });
 `;
 
