@@ -4,7 +4,7 @@ import type { Paths } from '../platform/paths.js';
 import type { ClientApp, ClientConfig } from './app.js';
 import type { SwitchTarget } from './chooser/index.js';
 import { ENTER, LEAVE } from './terminal.js';
-import { capYoungGeneration } from './young-generation.js';
+import { capYoungGeneration, skipOptimizingCompiler } from './young-generation.js';
 
 export interface AttachOpts {
   paths: Paths;
@@ -51,6 +51,7 @@ export async function attach(o: AttachOpts): Promise<number> {
   const params = (window?: string) => ({ ...size(), term: process.env.TERM, ...(window ? { window_id: window } : {}) });
   // Before the app (Ink, React, yoga) is even loaded: loading it is what would grow the young generation.
   capYoungGeneration();
+  skipOptimizingCompiler();
   const loading = import('./app.js');
   // Never an unhandled rejection while connecting: awaited (and thrown) below.
   loading.catch(() => {});

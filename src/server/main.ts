@@ -6,6 +6,7 @@ import { loadSnapshot } from '../restore/index.js';
 import { ServerSession } from './session.js';
 import { bindSocket, type BoundSocket } from './socket-bind.js';
 import { serve } from './socket-server.js';
+import { startYoungGenShrink } from './young-gen-shrink.js';
 
 export interface RunServerOpts {
   paths: Paths;
@@ -63,6 +64,7 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   // The server is loaded and its session built: the socket goes to its path now, and connections wait (paused) until serve().
   bound.publish();
   serve(bound, session, log);
+  startYoungGenShrink();
   log(`listening on ${paths.socket} (session ${paths.session}, cwd ${o.cwd})`);
   // A polite stop keeps the session as it is now; kill -9 keeps the last snapshot written (at most a few seconds old).
   process.on('SIGTERM', () => void (session.snapshots?.save() ?? Promise.resolve()).finally(() => session.shutdown('SIGTERM')));

@@ -14,6 +14,9 @@
 //   =2:      first pane  8.5 MB (0.97x),      panes 2-4 5.9, 4 full panes  98.9 MB, idle 69.1 MB
 // so =4 meets the per-pane target as =2 does (an idle server keeps its 2 x 4 MB either way); its throughput
 // cost is what decides between them. (The client caps its own young generation: src/client/young-generation.ts.)
+// With the default, a quiet server gives the grown young generation back ~6 s after output stops instead of ~50 s
+// (src/server/young-gen-shrink.ts): floods keep the big one, the memory at rest is about what =4 gave (load 9:
+// per pane at rest 9.1 MB for the 1st, 5.9 for panes 2-4, tmux 8.8 / 8.5; idle server 73 -> 66.5 MB).
 export const SERVER_NODE_FLAGS: readonly string[] = [];
 
 /** Only V8 heap-size and compile-mode flags: nothing that loads code or changes what the server does. */
