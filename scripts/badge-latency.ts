@@ -19,7 +19,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { RpcClient } from '../src/platform/rpc-client.js';
 import { installedEvents } from '../src/integrations/tables.js';
-import { installedHookCommand } from '../src/integrations/command-line.js';
+import { hookCommand, installedHookCommand } from '../src/integrations/command-line.js';
 import type { AgentName } from '../src/integrations/types.js';
 import { AGENTS, LAB_HOME, Mock, agentCommand, onlyEvents, prunedHooksEnv, runScenario, sleep, type Term } from './badge-lab.js';
 import { flicker, score, type BadgeEvent, type Latency } from './badge-score.js';
@@ -30,7 +30,10 @@ const agents = arg('agents', 'claude,codex,gemini,pi').split(',');
 const modes = arg('modes', 'screen,hooks').split(',') as Array<'screen' | 'hooks'>;
 const runs = Number(arg('runs', '1'));
 /** What castellan's installer writes for one event of `agent`, with this run's bin. */
-const bridgeLine = (agent: AgentName, event: string) => installedHookCommand([process.execPath, BIN], agent, event);
+// --foreground-hooks: every event's bridge in the foreground (the agent waits for it), to compare with the installed lines.
+const foreground = process.argv.includes('--foreground-hooks');
+const bridgeLine = (agent: AgentName, event: string) =>
+  foreground ? hookCommand([process.execPath, BIN], agent, event) : installedHookCommand([process.execPath, BIN], agent, event);
 /** One agent's whole scenario takes 1-2 min; a run that takes longer is stuck (an agent that never drew its prompt). */
 const RUN_TIMEOUT_MS = Number(arg('run-timeout', '300')) * 1000;
 
