@@ -82,14 +82,18 @@ test('outside a castellan pane the background line runs nothing', async () => {
   assert.equal(existsSync(f.OUT), false);
 });
 
-test('every tool event castellan governs keeps the agent waiting; every other installed event goes to the background', () => {
+test('tool events castellan governs and the end of a turn keep the agent waiting; every other installed event goes to the background', () => {
+  const foreground: string[] = [];
   for (const agent of ['claude', 'codex', 'gemini'] as const) {
     for (const r of installedEvents(agent).filter((x) => x.event !== 'notify')) {
       const line = installedHookCommand(['/n', '/c.js'], agent, r.event);
-      const governs = toolEventKind(agent, r.event) !== undefined;
-      assert.equal(line.includes('2>&1 & fi'), !governs, `${agent} ${r.event}`);
+      const waits = toolEventKind(agent, r.event) !== undefined || r.stage === 'Stop';
+      if (waits) foreground.push(`${agent} ${r.event}`);
+      assert.equal(line.includes('2>&1 & fi'), !waits, `${agent} ${r.event}`);
       assert.match(line, /^\[ -z "\$CASTELLAN_ENV" \] \|\| /);
     }
   }
   assert.equal(installedHookCommand(['/n', '/c.js'], 'claude', 'PreToolUse'), hookCommand(['/n', '/c.js'], 'claude', 'PreToolUse'));
+  // The turn ends castellan installs for, by name: a table change that moved one of them is seen here.
+  for (const e of ['claude Stop', 'claude StopFailure', 'codex Stop', 'gemini AfterAgent']) assert.ok(foreground.includes(e), `${e}: ${foreground.join(', ')}`);
 });

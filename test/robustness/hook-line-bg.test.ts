@@ -44,15 +44,15 @@ test('hostile payloads on a background state event: dropped, silent, and the nex
   const env = tempEnvFor(t, { env: { CASTELLAN_HOOK_DEBUG: '1' } });
   assert.equal((await env.cli(['server', 'start', '--cols', '100', '--rows', '30'])).code, 0);
   // Larger than the bridge takes: sh stops reading one byte past the limit, the bridge sees "too big" and drops it.
-  const huge = await runAs(env, 'Stop', Buffer.alloc(HOOK_PAYLOAD_MAX_BYTES + 4096, 0x61));
+  const huge = await runAs(env, 'Notification', Buffer.alloc(HOOK_PAYLOAD_MAX_BYTES + 4096, 0x61));
   assert.deepEqual([huge.code, huge.out], [0, '']);
   // NUL bytes and invalid UTF-8, and a payload that is not JSON: no output, exit 0.
   const binary = await runAs(env, 'Notification', Buffer.from([0x7b, 0x00, 0xff, 0xfe, 0x22, 0x00, 0x7d]));
   assert.deepEqual([binary.code, binary.out], [0, '']);
   const notJson = await runAs(env, 'Notification', 'not json at all {{{');
   assert.deepEqual([notJson.code, notJson.out], [0, '']);
-  await waitFor(() => /claude Stop pane=w1:p1 dropped: .*(?:8 MiB|larger)/i.test(bridgeLog(env)), { timeoutMs: 20_000, message: 'the too-big Stop dropped', observe: () => bridgeLog(env) });
-  // The pane's badge was not moved by any of them (no Stop → done); a good event after them lands.
+  await waitFor(() => /claude Notification pane=w1:p1 dropped: .*(?:8 MiB|larger)/i.test(bridgeLog(env)), { timeoutMs: 20_000, message: 'the too-big Notification dropped', observe: () => bridgeLog(env) });
+  // The pane's badge was not moved by any of them; a good event after them lands.
   const ok = await runAs(env, 'UserPromptSubmit', JSON.stringify({ session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'hi' }));
   assert.deepEqual([ok.code, ok.out], [0, '']);
   const p = await waitForPane(env, 'w1:p1', (x) => x.agent.state === 'working' && x.agent.source === 'hook', { timeoutMs: 20_000, message: 'the good event after the bad ones' });
@@ -63,7 +63,7 @@ test('an agent that never closes the hook stdin is not answered early and can ki
   const env = tempEnvFor(t, { env: { CASTELLAN_HOOK_DEBUG: '1' } });
   assert.equal((await env.cli(['server', 'start', '--cols', '100', '--rows', '30'])).code, 0);
   // The line waits for the payload's end as the bridge would (here the agent's own hook timeout ends it).
-  const r = await runAs(env, 'Stop', '{"hook_event_name":"Stop"', { keepOpen: true, killAfterMs: 1500 });
+  const r = await runAs(env, 'Notification', '{"hook_event_name":"Notification"', { keepOpen: true, killAfterMs: 1500 });
   assert.equal(r.signal, 'SIGKILL');
   r.stdin.destroy();
   // A later complete event still lands, and no half payload was reported as done before it.
