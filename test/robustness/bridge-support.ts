@@ -173,3 +173,15 @@ export async function fakeLineServer(path: string, answer: (line: string, sock: 
       }),
   };
 }
+
+/** A fake server that decides every tool call: deny when its argv mentions "forbidden", else allow; it answers every report. */
+export function fakeDecidingServer(path: string): Promise<{ close(): Promise<void> }> {
+  return fakeLineServer(path, (line, s) => {
+    const m = JSON.parse(line) as { id: string; method: string; params: { argv?: string[] } };
+    const result =
+      m.method === 'hook.decide'
+        ? { decided: true, decision: m.params.argv?.join(' ').includes('forbidden') ? 'deny' : 'allow', source: 'policy', reason: 'the fake says no' }
+        : { pane_id: 'w1:p1', state: 'working' };
+    s.write(`${JSON.stringify({ id: m.id, result })}\n`);
+  });
+}

@@ -1,7 +1,7 @@
 // The attached client turns V8's optimizing compiler off for itself (src/client/young-generation.ts), silently, unless told not to.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
+import { nodeChildJson } from '../support/node-child.js';
 
 const dist = (p: string) => JSON.stringify(new URL(`../../dist/${p}`, import.meta.url).href);
 /** %GetOptimizationStatus bits (V8 runtime-test.cc): 16 optimized, 64 TurboFan code. */
@@ -13,16 +13,7 @@ async function hotFunctionStatus(env: Record<string, string>): Promise<{ on: boo
     function hot(n) { let s = 0; for (let i = 0; i < n; i++) s += i % 7; return s; }
     %PrepareFunctionForOptimization(hot); hot(1000); hot(1000); %OptimizeFunctionOnNextCall(hot); hot(1000);
     process.stdout.write(JSON.stringify({ on, status: %GetOptimizationStatus(hot) }));`;
-  const c = spawn(process.execPath, ['--allow-natives-syntax', '--input-type=module', '-e', code], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  c.stdout.on('data', (d) => (out += d));
-  c.stderr.on('data', (d) => (err += d));
-  const exit = await new Promise<number | null>((r) => c.on('exit', (x) => r(x)));
-  assert.equal(exit, 0, err);
-  // No "unrecognized flag" (or anything else) reaches the user's terminal.
-  assert.equal(err, '');
-  return JSON.parse(out) as { on: boolean; status: number };
+  return nodeChildJson<{ on: boolean; status: number }>(code, env, ['--allow-natives-syntax']);
 }
 
 test('the client runs without TurboFan; CASTELLAN_CLIENT_OPTIMIZER=turbofan keeps it', async () => {

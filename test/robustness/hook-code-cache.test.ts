@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fakeLineServer, gateAnswer, runHook } from './bridge-support.js';
+import { fakeDecidingServer, gateAnswer, runHook } from './bridge-support.js';
 
 const CACHE = `hook-main-${process.version}-${process.arch}.v8cache`;
 const onNode20 = Number(process.versions.node.split('.')[0]) < 22;
@@ -18,14 +18,7 @@ describe('the hook bridge code cache', { concurrency: false, skip: !onNode20 && 
   before(async () => {
     dir = mkdtempSync(join(tmpdir(), 'cst-cc-'));
     socket = join(dir, 's.sock');
-    srv = await fakeLineServer(socket, (line, s) => {
-      const m = JSON.parse(line) as { id: string; method: string; params: { argv?: string[] } };
-      const result =
-        m.method === 'hook.decide'
-          ? { decided: true, decision: m.params.argv?.join(' ').includes('forbidden') ? 'deny' : 'allow', source: 'policy', reason: 'the fake says no' }
-          : { pane_id: 'w1:p1', state: 'working' };
-      s.write(`${JSON.stringify({ id: m.id, result })}\n`);
-    });
+    srv = await fakeDecidingServer(socket);
   });
   after(async () => {
     await srv.close();

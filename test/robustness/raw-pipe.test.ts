@@ -10,7 +10,7 @@ import { rawPipeBinding } from '../../src/integrations/raw-pipe/binding.js';
 import { RAW_MAX_REPLY_BYTES, RawPipeClient } from '../../src/integrations/raw-pipe/client.js';
 import { rpcKind } from '../../src/integrations/raw-pipe/index.js';
 import { RpcError } from '../../src/platform/rpc-error.js';
-import { fakeLineServer, gateAnswer, runHook, type Feed } from './bridge-support.js';
+import { fakeDecidingServer, fakeLineServer, gateAnswer, runHook, type Feed } from './bridge-support.js';
 
 const b = rawPipeBinding();
 
@@ -119,14 +119,7 @@ describe('the bridge on the raw way and on node:net answers alike', { concurrenc
     mkdirSync(join(dir, '.castellan'), { recursive: true });
     socket = join(dir, 's.sock');
     // The server denies what mentions "forbidden" and allows the rest; it answers every report.
-    srv = await fakeLineServer(socket, (line, s) => {
-      const m = JSON.parse(line) as { id: string; method: string; params: { argv?: string[] } };
-      const result =
-        m.method === 'hook.decide'
-          ? { decided: true, decision: m.params.argv?.join(' ').includes('forbidden') ? 'deny' : 'allow', source: 'policy', reason: 'the fake says no' }
-          : { pane_id: 'w1:p1', state: 'working' };
-      s.write(`${JSON.stringify({ id: m.id, result })}\n`);
-    });
+    srv = await fakeDecidingServer(socket);
   });
   after(async () => {
     await srv.close();

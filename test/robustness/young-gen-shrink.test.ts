@@ -5,12 +5,12 @@
 // the deadlines here (well under that) tell the two apart.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { ansiFile } from '../../bench/lib/data.js';
 import { tempEnvFor } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
+import { nodeChildJson } from '../support/node-child.js';
 
 const MB = 1024 * 1024;
 const dist = (p: string) => JSON.stringify(new URL(`../../dist/${p}`, import.meta.url).href);
@@ -52,16 +52,7 @@ async function runChild(busyMs: number, env: Record<string, string> = {}, idleDe
       process.stdout.write(JSON.stringify({ grown, attemptsWhileBusy, shrankAfterMs: small ? Date.now() - idle0 : -1, attempts: h?.stats.attempts ?? -1, shrinks: h?.stats.shrinks ?? -1, cpuMs: h?.stats.cpuMs ?? -1, after: y.newSpaceBytes() }));
     }, 100);
   `;
-  const c = spawn(process.execPath, ['--input-type=module', '-e', code], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-  let out = '';
-  let err = '';
-  c.stdout.on('data', (d) => (out += d));
-  c.stderr.on('data', (d) => (err += d));
-  const exit = await new Promise<number | null>((r) => c.on('exit', (x) => r(x)));
-  assert.equal(exit, 0, err);
-  // Nothing (no V8 flag warning) reaches the server's log from the module.
-  assert.equal(err, '');
-  return JSON.parse(out) as ChildReport;
+  return nodeChildJson<ChildReport>(code, env);
 }
 
 test('the young generation grown by 8 s of busy allocation is kept throughout it and given back within seconds of quiet', { timeout: 60_000 }, async (t) => {
