@@ -2,6 +2,7 @@
 // replies matched to them, pushed messages to listeners. Free of zod and of src/api, so every layer may use it.
 import net from 'node:net';
 import { NotRunningError, RpcError } from './rpc-error.js';
+import { PendingReplies } from './rpc-replies.js';
 
 export { NotRunningError, RpcError };
 
@@ -12,7 +13,7 @@ export type Pushed = Record<string, unknown>;
 
 export class RpcClient {
   private seq = 0;
-  private readonly pending = new Map<string, { resolve(v: unknown): void; reject(e: Error): void; timer?: NodeJS.Timeout }>();
+  private readonly replies = new PendingReplies();
   private readonly listeners = new Set<(msg: Pushed) => void>();
   private readonly closeListeners = new Set<() => void>();
   private buf = '';
@@ -72,28 +73,15 @@ export class RpcClient {
     } catch {
       return;
     }
-    const id = msg.id;
-    if ((typeof id === 'string' || typeof id === 'number') && ('result' in msg || 'error' in msg) && this.pending.has(String(id))) {
-      const p = this.pending.get(String(id))!;
-      this.pending.delete(String(id));
-      if (p.timer) clearTimeout(p.timer);
-      if ('error' in msg) {
-        const err = msg.error as { code?: string; message?: string; data?: unknown };
-        p.reject(new RpcError(String(err.code ?? 'internal_error'), String(err.message ?? 'error'), err.data));
-      } else p.resolve(msg.result);
-      return;
-    }
+    // A line that is no JSON object (`null`, a number) is no reply and no message: it used to throw here.
+    if (!msg || typeof msg !== 'object' || this.replies.settle(msg)) return;
     for (const l of this.listeners) l(msg);
   }
 
   private onClose(why?: string): void {
     if (this.closed) return;
     this.closed = true;
-    for (const p of this.pending.values()) {
-      if (p.timer) clearTimeout(p.timer);
-      p.reject(new RpcError('shutting_down', why ? `connection to the server closed: ${why}` : 'connection to the server closed'));
-    }
-    this.pending.clear();
+    this.replies.failAll(why ? `connection to the server closed: ${why}` : 'connection to the server closed');
     for (const l of this.closeListeners) l();
   }
 
@@ -102,17 +90,9 @@ export class RpcClient {
     const opts = typeof options === 'number' ? { timeoutMs: options } : options;
     if (this.closed) return Promise.reject(new RpcError('shutting_down', 'connection to the server closed'));
     const id = opts.id ?? String(++this.seq);
-    return new Promise<T>((resolve, reject) => {
-      const entry: { resolve(v: unknown): void; reject(e: Error): void; timer?: NodeJS.Timeout } = { resolve: resolve as (v: unknown) => void, reject };
-      if (opts.timeoutMs) {
-        entry.timer = setTimeout(() => {
-          this.pending.delete(id);
-          reject(new RpcError('timeout', `${method}: no reply within ${opts.timeoutMs} ms`));
-        }, opts.timeoutMs);
-      }
-      this.pending.set(id, entry);
-      this.sock.write(JSON.stringify({ id, method, params }) + '\n');
-    });
+    const reply = this.replies.wait<T>(id, method, opts.timeoutMs);
+    this.sock.write(JSON.stringify({ id, method, params }) + '\n');
+    return reply;
   }
 
   /** Fire-and-forget (no id, no reply): used for the UI's input stream. */

@@ -3,6 +3,7 @@
 // They are what node:net's Socket is built on (process.binding's allow-list in Node 20), but not a public
 // API: every use goes through rawPipeBinding, which checks each class, method and constant first and gives
 // undefined on any difference, and the callers then take the public path (node:net, process.stdin).
+import { getSystemErrorName } from 'node:util';
 
 export interface Handle {
   open(fd: number): unknown;
@@ -59,3 +60,11 @@ function probe(): RawPipeBinding | undefined {
   }
 }
 
+/** A libuv status (negative errno) as its name (ENOENT, EOF, ...), or the number when the OS has no name for it. */
+export function errName(status: number): string {
+  try {
+    return getSystemErrorName(status);
+  } catch {
+    return String(status);
+  }
+}

@@ -6,26 +6,16 @@
 // The binding is Node's internal interface (process.binding's allow-list in Node 20, not a public API), so it is
 // taken only when it has exactly the shape used here (binding.ts), and the door (index.ts) falls back to the
 // platform's RpcClient otherwise: a mismatch costs speed, never an answer.
-import { getSystemErrorName } from 'node:util';
 import { NotRunningError, RpcError } from '../../platform/rpc-error.js';
-import type { Handle, RawPipeBinding } from './binding.js';
+import { PendingReplies } from '../../platform/rpc-replies.js';
+import { errName, type Handle, type RawPipeBinding } from './binding.js';
 
 /** A reply line longer than this is not from a castellan server answering the bridge (its replies are < 1 KB). */
 export const RAW_MAX_REPLY_BYTES = 4 * 1024 * 1024;
 
-const errName = (status: number): string => {
-  try {
-    return getSystemErrorName(status);
-  } catch {
-    return String(status);
-  }
-};
-
-type Pending = { resolve(v: unknown): void; reject(e: Error): void; timer?: NodeJS.Timeout };
-
 export class RawPipeClient {
   private seq = 0;
-  private readonly pending = new Map<string, Pending>();
+  private readonly replies = new PendingReplies();
   /** Bytes of the line being received, not yet ended by a newline. */
   private partial: Buffer[] = [];
   private partialBytes = 0;
@@ -99,42 +89,27 @@ export class RawPipeClient {
     } catch {
       return;
     }
-    if (!msg || typeof msg !== 'object') return;
-    const id = msg.id;
-    const p = (typeof id === 'string' || typeof id === 'number') && ('result' in msg || 'error' in msg) ? this.pending.get(String(id)) : undefined;
-    if (!p) return;
-    this.pending.delete(String(id));
-    clearTimeout(p.timer);
-    if ('error' in msg) {
-      const err = (msg.error ?? {}) as { code?: unknown; message?: unknown; data?: unknown };
-      p.reject(new RpcError(String(err.code ?? 'internal_error'), String(err.message ?? 'error'), err.data));
-    } else p.resolve(msg.result);
+    if (msg && typeof msg === 'object') this.replies.settle(msg);
   }
 
   /** Sends a request; resolves with its result, rejects with RpcError (an error reply, `timeout`, a closed connection). */
   request<T = unknown>(method: string, params: unknown, timeoutMs: number): Promise<T> {
     if (this.closed) return Promise.reject(new RpcError('shutting_down', 'connection to the server closed'));
     const id = String(++this.seq);
-    return new Promise<T>((resolve, reject) => {
-      const p: Pending = { resolve: resolve as (v: unknown) => void, reject };
-      p.timer = setTimeout(() => {
-        this.pending.delete(id);
-        reject(new RpcError('timeout', `${method}: no reply within ${timeoutMs} ms`));
-      }, timeoutMs);
-      this.pending.set(id, p);
-      const w = new this.b.WriteWrap();
-      w.handle = this.h;
-      w.async = false;
-      w.oncomplete = (status) => {
-        this.writes.delete(w);
-        if (status < 0) this.shut(`write failed: ${errName(status)}`);
-      };
-      this.writes.add(w);
-      const err = this.h.writeUtf8String(w, `${JSON.stringify({ id, method, params })}\n`);
-      if (err < 0) this.shut(`write failed: ${errName(err)}`);
-      // Written at once (the usual case for a short line): libuv calls nothing back for it.
-      else if (!this.b.state[this.b.kLastWriteWasAsync]) this.writes.delete(w);
-    });
+    const reply = this.replies.wait<T>(id, method, timeoutMs);
+    const w = new this.b.WriteWrap();
+    w.handle = this.h;
+    w.async = false;
+    w.oncomplete = (status) => {
+      this.writes.delete(w);
+      if (status < 0) this.shut(`write failed: ${errName(status)}`);
+    };
+    this.writes.add(w);
+    const err = this.h.writeUtf8String(w, `${JSON.stringify({ id, method, params })}\n`);
+    if (err < 0) this.shut(`write failed: ${errName(err)}`);
+    // Written at once (the usual case for a short line): libuv calls nothing back for it.
+    else if (!this.b.state[this.b.kLastWriteWasAsync]) this.writes.delete(w);
+    return reply;
   }
 
   private shut(why: string): void {
@@ -142,11 +117,7 @@ export class RawPipeClient {
     this.closed = true;
     this.h.readStop();
     this.h.close();
-    for (const p of this.pending.values()) {
-      clearTimeout(p.timer);
-      p.reject(new RpcError('shutting_down', why));
-    }
-    this.pending.clear();
+    this.replies.failAll(why);
   }
 
   close(): void {

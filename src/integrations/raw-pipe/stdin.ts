@@ -5,8 +5,7 @@
 // underneath opens fd 0 the same way (uv_pipe_open, which makes it non-blocking), so the payload can be drained with
 // a plain read at once (stdin-pipe.ts), and what a writer still sends later is read through the handle itself.
 import { EventEmitter } from 'node:events';
-import { getSystemErrorName } from 'node:util';
-import type { Handle, RawPipeBinding } from './binding.js';
+import { errName, type Handle, type RawPipeBinding } from './binding.js';
 
 /** What the bridge's payload reader uses of a stream: process.stdin has it, and so does RawStdin. */
 export interface ByteSource {
@@ -17,14 +16,6 @@ export interface ByteSource {
   removeAllListeners(event: 'data'): unknown;
   destroy(): unknown;
 }
-
-const errName = (n: number): string => {
-  try {
-    return getSystemErrorName(n);
-  } catch {
-    return String(n);
-  }
-};
 
 export class RawStdin extends EventEmitter implements ByteSource {
   readonly isTTY = false;
