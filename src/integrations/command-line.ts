@@ -47,16 +47,14 @@ export function cliArgv(opts: { usePath?: boolean; execPath?: string; bin?: stri
  * agent pays for one `sh` builtin (~1 ms), not a node start (~100 ms), on every event. Inside one, node starts
  * without NODE_EXTRA_CA_CERTS (ca-certs.ts: ~70 ms of every call where it is set).
  *
- * `background`: for an event whose answer nobody reads (no tool call to govern), the agent need not wait for
- * castellan (issue 14), and it did: Gemini draws its "Ready" title, and Claude ends its turn, only once their
- * hooks have exited, so a node start (~75 ms) delayed both the agent and the badge. sh reads the payload first
- * (`head`, capped one byte past the bridge's limit so the bridge still sees "too big"; a terminal is left to the bridge's
- * own read deadline, in the foreground): a Node
- * agent destroys its hook's stdin once the hook exits, and a payload longer than a pipe holds (a pasted prompt)
- * would be cut. Then the bridge runs detached from the agent, fed from the shell, with stdout and stderr on
- * /dev/null (an agent waits for its hook's pipes to close, not only for its exit). Except in a pane started by
- * `castellan agent start` (CASTELLAN_AGENT_ID): there the agent's own hooks may answer the event (a prompt check,
- * SessionStart context), so the agent waits as before.
+ * `background`: for an event whose answer nobody reads (no tool call to govern), the agent need not wait for a node
+ * start (~56 ms) before it goes on, e.g. sends a prompt to its model (issue 14). sh reads the payload first (`head`,
+ * capped one byte past the bridge's limit so the bridge still sees "too big"): a Node agent destroys its hook's stdin
+ * once the hook exits, and a payload longer than a pipe holds (a pasted prompt) would be cut. Then the bridge runs
+ * detached from the agent, fed from the shell, with stdout and stderr on /dev/null (an agent waits for its hook's
+ * pipes to close, not only for its exit). It runs in the foreground as before when stdin is a terminal (left to the
+ * bridge's own read deadline) and in a pane started by `castellan agent start` (CASTELLAN_AGENT_ID), where the
+ * agent's own hooks may answer the event (a prompt check, SessionStart context).
  */
 export function hookCommand(argv: readonly string[], agent: string, event: string, o: { background?: boolean } = {}): string {
   const run = `${CA_CERTS_ASSIGNMENTS} ${[...argv, 'hook', agent, event].map(shellQuote).join(' ')}`;

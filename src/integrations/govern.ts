@@ -48,6 +48,12 @@ export function toolCallOf(agent: AgentName, payload: unknown): { tool: string; 
   return { tool: lower, argv: target ? [target] : [], toolInput, rawName };
 }
 
+/** Who a tool call is audited and judged as: the started agent's id, else the agent's session, else the agent. */
+export function governedAgentId(agent: AgentName, env: { CASTELLAN_AGENT_ID?: string }, payload: unknown): string {
+  const session = str(obj(payload).session_id);
+  return env.CASTELLAN_AGENT_ID ?? (session ? `${agent}:${session}` : agent);
+}
+
 /** The reason an agent is shown for a deny or an "ask": governance's own, else which tool and who decided. */
 export function decisionReason(call: { rawName: string }, r: { decision: string; source: string; reason?: string }): string {
   return r.reason ?? `${call.rawName} ${r.decision === 'deny' ? 'denied' : 'needs approval'} by castellan (${r.source})`;
@@ -170,7 +176,7 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   const p = obj(o.payload);
   const call = toolCallOf(o.agent, o.payload);
   const cwd = str(p.cwd) ?? o.cwd;
-  const agentId = o.env.CASTELLAN_AGENT_ID ?? (str(p.session_id) ? `${o.agent}:${str(p.session_id)}` : o.agent);
+  const agentId = governedAgentId(o.agent, o.env, o.payload);
   const paneId = o.env.CASTELLAN_PANE_ID;
   // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it. Codex 0.171
   // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.

@@ -34,7 +34,7 @@ export interface DecideRequest {
 const DECISIONS = new Set(['allow', 'deny', 'ask']);
 
 /** Only what plan verify reads; a Write's whole file never goes to the server. */
-export function planFields(t: Record<string, unknown>): Record<string, unknown> | undefined {
+function planFields(t: Record<string, unknown>): Record<string, unknown> | undefined {
   const out: Record<string, unknown> = {};
   if (t.workflow_plan !== undefined) out.workflow_plan = t.workflow_plan;
   if (t.tool_workflow !== undefined) out.tool_workflow = t.tool_workflow;
@@ -42,14 +42,12 @@ export function planFields(t: Record<string, unknown>): Record<string, unknown> 
   return Object.keys(out).length ? out : undefined;
 }
 
-/** The server's decision, or undefined (no server, an old one, a slow one, a call it leaves to the bridge). Never throws. */
-export async function askServerDecision(r: DecideRequest, o: { connectMs?: number; replyMs?: number; link?: BridgeLink } = {}): Promise<ServerDecision | undefined> {
+/** hook.decide's params for a tool call (without its deadline), as the bridge and the server's hook.event both send them. */
+export function decideParams(r: DecideRequest, pid: number) {
   const goal = r.env.CASTELLAN_GOAL_ID || undefined;
-  // What the server could not take as the bridge has it is decided by the bridge, so both record the same thing.
-  if (!r.paths.socket || r.argv.reduce((n, a) => n + a.length, 0) > MAX_ARGV_CHARS || r.agentId.length > 300 || (goal?.length ?? 0) > 300) return undefined;
   const pane = isPaneId(r.paneId) ? r.paneId : undefined;
   const plan = planFields(r.toolInput);
-  const params = {
+  return {
     phase: r.phase,
     tool: r.tool,
     argv: r.argv,
@@ -64,8 +62,16 @@ export async function askServerDecision(r: DecideRequest, o: { connectMs?: numbe
     trust_file: r.paths.trustFile,
     audit_log: r.paths.auditLog,
     session: r.paths.session,
-    pid: process.pid,
+    pid,
   };
+}
+
+/** The server's decision, or undefined (no server, an old one, a slow one, a call it leaves to the bridge). Never throws. */
+export async function askServerDecision(r: DecideRequest, o: { connectMs?: number; replyMs?: number; link?: BridgeLink } = {}): Promise<ServerDecision | undefined> {
+  const goal = r.env.CASTELLAN_GOAL_ID || undefined;
+  // What the server could not take as the bridge has it is decided by the bridge, so both record the same thing.
+  if (!r.paths.socket || r.argv.reduce((n, a) => n + a.length, 0) > MAX_ARGV_CHARS || r.agentId.length > 300 || (goal?.length ?? 0) > 300) return undefined;
+  const params = decideParams(r, process.pid);
   const replyMs = o.replyMs ?? DECIDE_REPLY_MS;
   // On the hook call's shared connection when it goes to this socket (the state report is on it already), else its own.
   const link = o.link?.socket === r.paths.socket ? o.link : new BridgeLink(r.paths.socket);

@@ -108,8 +108,8 @@ async function report(ctx: MethodContext, p: Params): Promise<Result> {
 
 /** hook.decide for a tool event, with the params the spawned bridge would send (govern.ts governToolHook); undefined: left to the bridge. */
 async function decide(ctx: MethodContext, p: Params, phase: 'pre' | 'post') {
-  const { decisionReason, toolCallOf, toolSucceeded } = await governance();
-  const { planFields } = await serverDecide();
+  const { decisionReason, governedAgentId, toolCallOf, toolSucceeded } = await governance();
+  const { decideParams } = await serverDecide();
   const call = toolCallOf(p.agent, p.payload);
   const given = typeof p.payload.cwd === 'string' ? p.payload.cwd : undefined;
   if (!p.cwd && !(given && isAbsolute(given))) return undefined;
@@ -119,27 +119,23 @@ async function decide(ctx: MethodContext, p: Params, phase: 'pre' | 'post') {
   } catch {
     return undefined;
   }
-  const sessionId = typeof p.payload.session_id === 'string' ? p.payload.session_id : undefined;
-  const agentId = p.env.CASTELLAN_AGENT_ID ?? (sessionId ? `${p.agent}:${sessionId}` : p.agent);
-  const plan = planFields(call.toolInput);
-  const req = hookDecide.params.safeParse({
-    phase,
-    tool: call.tool,
-    argv: call.argv,
-    cwd: resolve(p.cwd ?? '/', given ?? '.'),
-    ...(plan ? { plan } : {}),
-    ...(phase === 'post' ? { success: toolSucceeded(p.payload) } : {}),
-    pane_id: p.pane_id,
-    agent_id: agentId,
-    ...(p.env.CASTELLAN_GOAL_ID ? { goal_id: p.env.CASTELLAN_GOAL_ID } : {}),
-    prompt: 'ui',
-    home: paths.home,
-    trust_file: paths.trustFile,
-    audit_log: paths.auditLog,
-    session: paths.session,
-    pid: p.pid,
-    ...(p.deadline !== undefined ? { deadline: p.deadline } : {}),
-  });
+  const params = decideParams(
+    {
+      phase,
+      tool: call.tool,
+      argv: call.argv,
+      cwd: resolve(p.cwd ?? '/', given ?? '.'),
+      toolInput: call.toolInput,
+      ...(phase === 'post' ? { success: toolSucceeded(p.payload) } : {}),
+      agentId: governedAgentId(p.agent, p.env, p.payload),
+      paneId: p.pane_id,
+      prompt: 'ui',
+      env: p.env,
+      paths,
+    },
+    p.pid,
+  );
+  const req = hookDecide.params.safeParse({ ...params, ...(p.deadline !== undefined ? { deadline: p.deadline } : {}) });
   if (!req.success) return undefined;
   const r = await hookDecide.handler(ctx, req.data);
   return r.decided ? { ...r, why: decisionReason(call, r) } : undefined;
