@@ -79,9 +79,9 @@ export const ruleFileSchema = z.strictObject({
   fallback: fallbackSchema.optional(),
   rules: z.array(z.unknown()).max(200).default([]),
   submit: submitSchema.optional(),
-  /** The agent does not wait for its hooks (pi's extension spawns them and goes on): their reports land 0.2-1.5 s
-   *  after the event, so a hook's "working" never outranks a dialog on screen, keys or not; the screen shows the
-   *  answer to a dialog itself (src/detect/hook-confirm.ts). */
+  /** The agent does not wait for its hooks (pi goes on while its extension reports; a spawned bridge's report lands
+   *  0.2-1.5 s after the event), so a hook's "working" never outranks a dialog on screen, keys or not; the screen
+   *  shows the answer to a dialog itself (src/detect/hook-confirm.ts). */
   late_hooks: z.boolean().default(false),
 });
 

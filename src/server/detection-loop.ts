@@ -58,6 +58,10 @@ interface PaneDetect {
   lastRunAt: number;
 }
 
+/** When this pane's screen reading ends a hook report (hook-confirm.ts), with what the pane knows: its last key, its agent's rules. */
+const overrideAt = (p: PaneDetect, hook: { state: DetectState; at: number }): number | undefined =>
+  hookOverrideAt(p.detector.current(), { state: hook.state, at: hook.at }, undefined, p.lastInputAt, p.detector.rules.lateHooks);
+
 /**
  * Detection runs at most this often per busy pane (a flood of output does not mean a flood of regexes: ~30 µs
  * per run, so 20 runs a second cost 0.06 % of a core), and a first change after a quiet spell is read after
@@ -149,7 +153,7 @@ export class DetectionLoop {
     const cur = p?.detector.current();
     if (!p || !cur) return false;
     const now = this.clock.now();
-    const at = hookOverrideAt(cur, { state, at: now }, undefined, p.lastInputAt, p.detector.rules.lateHooks);
+    const at = overrideAt(p, { state, at: now });
     return at !== undefined && at <= now && cur.since < now;
   }
 
@@ -234,8 +238,8 @@ export class DetectionLoop {
     if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
     const hook = pane.agent.hook;
     const cur = p.detector.current();
-    const overrideAt = hook ? hookOverrideAt(cur, { state: hook.state, at: hook.at }, undefined, p.lastInputAt, p.detector.rules.lateHooks) : undefined;
-    if (overrideAt !== undefined && now >= overrideAt) {
+    const hookEnds = hook ? overrideAt(p, hook) : undefined;
+    if (hookEnds !== undefined && now >= hookEnds) {
       this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: cur!.state, rule: `${cur!.rule ?? 'screen'} (hook report went stale)`, overrideHook: true });
     }
     this.scheduleTick(id, p);
@@ -247,7 +251,7 @@ export class DetectionLoop {
     p.timer = undefined;
     let at = p.detector.nextTickAt();
     const hook = this.host.state().panes[id]?.agent.hook;
-    const staleAt = hook ? hookOverrideAt(p.detector.current(), { state: hook.state, at: hook.at }, undefined, p.lastInputAt, p.detector.rules.lateHooks) : undefined;
+    const staleAt = hook ? overrideAt(p, hook) : undefined;
     if (staleAt !== undefined) at = at === undefined ? staleAt : Math.min(at, staleAt);
     if (at === undefined) return;
     p.timer = this.clock.setTimeout(() => {
