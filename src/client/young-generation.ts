@@ -9,17 +9,12 @@
 // it to 1 from inside stops the growth: same pid, no re-exec, no extra process. Measured (bundled, 200x50, one idle
 // pane): client RSS 78 -> 69.5 MB, the same as --max-semi-space-size=1. The client's own CPU is a small share of a
 // flood (~0.6 s for 40 MB against the server's ~6 s), so more scavenges there barely move throughput.
-import { getHeapSpaceStatistics, setFlagsFromString } from 'node:v8';
-
-/**
- * V8 majors known to read --semi-space-growth-factor (and to have --turbofan) at run time (Node 20-24). V8 prints "unrecognized flag" to stderr
- * for a flag it lacks, which would land on the user's terminal, so an unknown V8 keeps its defaults.
- */
-const KNOWN_V8 = /^1[123]\./;
+import { setFlagsFromString } from 'node:v8';
+import { isKnownV8, newSpaceBytes } from '../platform/v8-heap.js';
 
 /** CASTELLAN_CLIENT_YOUNG_GEN=default leaves V8's growth alone (to measure the difference). */
 export function capYoungGeneration(env: NodeJS.ProcessEnv = process.env, v8Version: string = process.versions.v8): boolean {
-  if (env.CASTELLAN_CLIENT_YOUNG_GEN === 'default' || !KNOWN_V8.test(v8Version)) return false;
+  if (env.CASTELLAN_CLIENT_YOUNG_GEN === 'default' || !isKnownV8(v8Version)) return false;
   // Never 0: V8 would shrink the space to nothing (it crashes).
   setFlagsFromString('--semi-space-growth-factor=1');
   return true;
@@ -35,12 +30,10 @@ export function capYoungGeneration(env: NodeJS.ProcessEnv = process.env, v8Versi
  * (289-712) with TurboFan, 437 ms (415-484) without. CASTELLAN_CLIENT_OPTIMIZER=turbofan keeps it.
  */
 export function skipOptimizingCompiler(env: NodeJS.ProcessEnv = process.env, v8Version: string = process.versions.v8): boolean {
-  if (env.CASTELLAN_CLIENT_OPTIMIZER === 'turbofan' || !KNOWN_V8.test(v8Version)) return false;
+  if (env.CASTELLAN_CLIENT_OPTIMIZER === 'turbofan' || !isKnownV8(v8Version)) return false;
   setFlagsFromString('--no-turbofan');
   return true;
 }
 
 /** Committed bytes of the young generation (tests read it). */
-export function youngGenerationBytes(): number {
-  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.physical_space_size ?? 0;
-}
+export const youngGenerationBytes = newSpaceBytes;

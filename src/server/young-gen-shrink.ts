@@ -10,14 +10,14 @@
 // one full GC, and its epilogue shrinks new space to 2 MB. Never while output floods (the server is busy then), at
 // most three tries per quiet spell, and none while new space is small.
 // The gc function comes from a fresh vm context with --expose-gc set for that moment only: no global `gc`.
-import { getHeapSpaceStatistics, getHeapStatistics, setFlagsFromString } from 'node:v8';
+import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { isKnownV8, newSpaceBytes } from '../platform/v8-heap.js';
 
-/**
- * Measured on V8 11.3 (Node 20). On 12-13 (Node 22-24) unmeasured: at worst its GCs shrink nothing (three a quiet
- * spell); another V8 keeps its own schedule.
- */
-const KNOWN_V8 = /^1[123]\./;
+export { newSpaceBytes };
+
+// Measured on V8 11.3 (Node 20). On 12-13 (Node 22-24, isKnownV8) unmeasured: at worst its GCs shrink nothing (three a
+// quiet spell); another V8 keeps its own schedule.
 const TICK_MS = 500;
 /** Server CPU per tick under which it counts as quiet: an idle server with a client uses ~0-2 ms a tick. */
 const QUIET_CPU_MS = 25;
@@ -44,10 +44,6 @@ export interface YoungGenShrink {
   stop(): void;
 }
 
-export function newSpaceBytes(): number {
-  return getHeapSpaceStatistics().find((s) => s.space_name === 'new_space')?.physical_space_size ?? 0;
-}
-
 function obtainGc(): GcFn | undefined {
   try {
     setFlagsFromString('--expose-gc');
@@ -65,7 +61,7 @@ function obtainGc(): GcFn | undefined {
  * V8's schedule alone (to measure the difference). Returns undefined when off.
  */
 export function startYoungGenShrink(env: NodeJS.ProcessEnv = process.env, v8Version: string = process.versions.v8): YoungGenShrink | undefined {
-  if (env.CASTELLAN_SERVER_YOUNG_GEN === 'default' || !KNOWN_V8.test(v8Version)) return undefined;
+  if (env.CASTELLAN_SERVER_YOUNG_GEN === 'default' || !isKnownV8(v8Version)) return undefined;
   const gc = obtainGc();
   if (!gc) return undefined;
   const stats: ShrinkStats = { attempts: 0, shrinks: 0, cpuMs: 0 };
