@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { ansiFile } from './lib/data.js';
 import { cleanEnv, makeTmp, removeTmp } from './lib/env.js';
 import { Ndjson } from './lib/ndjson.js';
-import { killPid, rssKiB } from './lib/proc.js';
+import { cpuTicksMs, killPid, memKiB, rssKiB } from './lib/proc.js';
 import { round, shq, sleep, waitUntil } from './lib/util.js';
 
 const argv = process.argv.slice(2);
@@ -29,11 +29,9 @@ const fd = openSync(logFile, 'a');
 const script = `read _; head -n ${LINES} ${shq(file)}; printf '%s\\n' FILL-DONE; exec sleep 100000`;
 const child = spawn(process.execPath, [...flags, join(repo, 'bin', 'castellan.js'), 'server', 'start', '--foreground', '--cols', '202', '--rows', '53', '--', 'sh', '-c', script], { cwd: home, env, stdio: ['ignore', fd, fd], detached: true });
 closeSync(fd);
-const anon = (pid: number) => Number(/^Anonymous:\s+(\d+)/m.exec(readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8'))?.[1] ?? NaN);
-const cpu = (pid: number) => {
-  const s = readFileSync(`/proc/${pid}/stat`, 'utf8');
-  const f = s.slice(s.lastIndexOf(')') + 2).split(' ');
-  return (Number(f[11]) + Number(f[12])) * 10;
+const anon = (pid: number) => {
+  const m = memKiB(pid);
+  return m.rssKiB - m.fileKiB;
 };
 try {
   const api = await waitUntil(() => Ndjson.connect(socket, 500).catch(() => undefined), 'socket', 15_000, 50);
@@ -44,14 +42,14 @@ try {
   const t0 = Date.now();
   await waitUntil(async () => (await api.request<{ text: string }>('pane.read', { pane_id: 'w1:p1' })).text.includes('FILL-DONE'), 'fill', 60_000, 100);
   const tDone = Date.now();
-  const cpuDone = cpu(pid);
+  const cpuDone = cpuTicksMs(pid);
   const out: Record<string, number> = { base: round(base, 1), fillMs: tDone - t0 };
   for (const s of at) {
     await sleep(Math.max(0, tDone + s * 1000 - Date.now()));
     out[`rss@${s}s`] = round(rssKiB(pid) / 1024, 1);
     out[`anon@${s}s`] = round(anon(pid) / 1024, 1);
   }
-  out.cpuAfterDoneMs = cpu(pid) - cpuDone;
+  out.cpuAfterDoneMs = cpuTicksMs(pid) - cpuDone;
   process.stdout.write(JSON.stringify(out) + '\n');
   api.close();
 } finally {

@@ -62,6 +62,30 @@ export function rssKiB(pid: number): number {
   }
 }
 
+/** Memory of a process in KiB, from /proc/PID/smaps_rollup: RSS, USS (private pages) and RSS from files (RSS - Anonymous). */
+export interface Mem {
+  rssKiB: number;
+  ussKiB: number;
+  /** Pages mapped from files (the node binary, shared libraries): shared with every Node process, yet all in RSS. */
+  fileKiB: number;
+}
+
+export function memKiB(pid: number): Mem {
+  try {
+    const t = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
+    const f = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(t)?.[1] ?? NaN);
+    return { rssKiB: f('Rss'), ussKiB: f('Private_Clean') + f('Private_Dirty'), fileKiB: f('Rss') - f('Anonymous') };
+  } catch {
+    return { rssKiB: NaN, ussKiB: NaN, fileKiB: NaN };
+  }
+}
+
+/** The parent's pid, or undefined when the process is gone. */
+export function parentPid(pid: number): number | undefined {
+  const f = statFields(pid);
+  return f ? Number(f[1]) : undefined;
+}
+
 export function alive(pid: number): boolean {
   const f = statFields(pid);
   return !!f && f[0] !== 'Z';

@@ -12,30 +12,13 @@ import { CastellanServer } from '../lib/castellan.js';
 import { hookBridge } from '../lib/hook-bridge.js';
 import type { BenchEnv } from '../lib/env.js';
 import { serverNodeFlags } from '../../src/server/node-flags.js';
-import { killPid } from '../lib/proc.js';
+import { killPid, memKiB, parentPid, type Mem } from '../lib/proc.js';
 import type { Row, SectionResult } from '../lib/report.js';
 import { TmuxServer } from '../lib/tmux.js';
 import { log, round, sleep } from '../lib/util.js';
 
 const SHELL = ['bash', '--norc', '--noprofile'];
 const KiB = 1024;
-
-interface Mem {
-  rssKiB: number;
-  ussKiB: number;
-  /** Pages mapped from files (the node binary, shared libraries): shared with every Node process, yet all in RSS. */
-  fileKiB: number;
-}
-
-function smaps(pid: number): Mem {
-  try {
-    const t = readFileSync(`/proc/${pid}/smaps_rollup`, 'utf8');
-    const f = (k: string) => Number(new RegExp(`^${k}:\\s+(\\d+)`, 'm').exec(t)?.[1] ?? NaN);
-    return { rssKiB: f('Rss'), ussKiB: f('Private_Clean') + f('Private_Dirty'), fileKiB: f('Rss') - f('Anonymous') };
-  } catch {
-    return { rssKiB: NaN, ussKiB: NaN, fileKiB: NaN };
-  }
-}
 
 const sum = (ms: Mem[]): Mem => ({ rssKiB: ms.reduce((a, m) => a + m.rssKiB, 0), ussKiB: ms.reduce((a, m) => a + m.ussKiB, 0), fileKiB: ms.reduce((a, m) => a + m.fileKiB, 0) });
 
@@ -44,7 +27,7 @@ async function settled(pids: () => number[]): Promise<Mem> {
   await sleep(1000);
   let m: Mem = { rssKiB: NaN, ussKiB: NaN, fileKiB: NaN };
   for (let i = 0; i < 3; i++) {
-    m = sum(pids().map(smaps));
+    m = sum(pids().map(memKiB));
     await sleep(200);
   }
   return m;
@@ -55,12 +38,7 @@ function helpers(pid: number, panes: ReadonlySet<number>): number[] {
   const out: number[] = [];
   for (const n of readdirSync('/proc')) {
     if (!/^\d+$/.test(n) || panes.has(Number(n))) continue;
-    try {
-      const s = readFileSync(`/proc/${n}/stat`, 'utf8');
-      if (Number(s.slice(s.lastIndexOf(')') + 2).split(' ')[1]) === pid) out.push(Number(n));
-    } catch {
-      /* gone */
-    }
+    if (parentPid(Number(n)) === pid) out.push(Number(n));
   }
   return out;
 }
@@ -104,7 +82,7 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
     cServer = await settled(own);
     // Again at rest: the server gives back the young generation its start-up grew once quiet (young-gen-shrink.ts).
     await sleep(Math.max(0, t0 + 15_000 - Date.now()));
-    cServerRest = sum(own().map(smaps));
+    cServerRest = sum(own().map(memKiB));
     const c = await s.attach(202, 53);
     cClient = await settled(() => [c.pid]);
   } finally {
