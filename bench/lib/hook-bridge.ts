@@ -178,6 +178,7 @@ export async function hookBridge(b: BenchEnv, section: string, calls: number): P
   const caNote = ca ? 'NODE_EXTRA_CA_CERTS set, as on this machine' : 'no NODE_EXTRA_CA_CERTS here';
   const rows: Row[] = [
     { section: S, metric: 'node -e 0 (floor: Node start, NODE_EXTRA_CA_CERTS empty), median wall', unit: 'ms', castellan: m('nodeZero', 'wallMs'), digits: 1 },
+    { section: S, metric: 'node -e 0 (floor), median CPU', unit: 'ms', castellan: m('nodeZero', 'cpuMs'), digits: 1 },
     {
       section: S,
       metric: `hook bridge PreToolUse: sh -c <installed hook line>, pane env (${caNote}), payload on a socketpair, median wall`,
