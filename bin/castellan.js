@@ -45,7 +45,9 @@ function requireHook(file) {
   } catch {
     return require(file);
   }
-  const cacheFile = join(state, `hook-main-${process.version}-${process.arch}.v8cache`);
+  // One file per bundle path and node flags: two checkouts (or two flag sets) in one state dir would otherwise reject
+  // and rewrite each other's cache on every call (~5 ms of CPU each time); a rebuild of the same checkout reuses the name.
+  const cacheFile = join(state, `hook-main-${process.version}-${process.arch}-${shortHash(`${file}\0${process.execArgv.join(' ')}`)}.v8cache`);
   const key = Buffer.from(`castellan hook code cache 1 ${process.version} ${process.arch} ${st.size} ${st.mtimeMs} ${st.ino} ${process.execArgv.join(' ')}\n`);
   const cached = readCache(cacheFile, key);
   const vm = require('node:vm');
@@ -57,6 +59,13 @@ function requireHook(file) {
   script.runInThisContext().call(m.exports, m.exports, require, m, file, dirname(file));
   if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(state, cacheFile, key, script));
   return m.exports;
+}
+
+/** FNV-1a of a string, base 36: a file name part, not a check (the cache's first line is the check). */
+function shortHash(s) {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return (h >>> 0).toString(36);
 }
 
 function readCache(file, key) {

@@ -57,11 +57,11 @@ async function fifoPair(): Promise<{ readFd: number; writeFd: number; cleanup():
 
 const openAsync = (path: string, flags: string) => new Promise<number>((res, rej) => open(path, flags, (e, fd) => (e ? rej(e) : res(fd))));
 
-export async function runHook(o: { agent: string; event: string; feed: Feed; env: Record<string, string>; cwd: string; killAfterMs?: number; stdin?: StdinKind }): Promise<HookRun> {
+export async function runHook(o: { agent: string; event: string; feed: Feed; env: Record<string, string>; cwd: string; killAfterMs?: number; stdin?: StdinKind; bin?: string }): Promise<HookRun> {
   const fifo = o.stdin === 'fifo' ? await fifoPair() : undefined;
   return new Promise((resolve, reject) => {
     const t0 = performance.now();
-    const child = spawn(process.execPath, [BIN, 'hook', o.agent, o.event], { env: o.env, cwd: o.cwd, stdio: [fifo ? fifo.readFd : 'pipe', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [o.bin ?? BIN, 'hook', o.agent, o.event], { env: o.env, cwd: o.cwd, stdio: [fifo ? fifo.readFd : 'pipe', 'pipe', 'pipe'] });
     if (fifo) closeSync(fifo.readFd);
     // The writer: the child's stdin socket, or our end of the FIFO (an EPIPE once the bridge stopped reading is its right).
     const sink: Writable = fifo ? createWriteStream('', { fd: fifo.writeFd }) : child.stdin!;

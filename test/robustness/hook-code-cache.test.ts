@@ -2,12 +2,21 @@
 // linked cache file is never run: the hook still answers right, and the file is replaced by a good one of its own.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import { chmodSync, chownSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, chownSync, cpSync, existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
+import { BIN } from '../support/temp-env.js';
 import { fakeDecidingServer, gateAnswer, runHook } from './bridge-support.js';
 
-const CACHE = `hook-main-${process.version}-${process.arch}.v8cache`;
+/** The bin's name for a bundle's cache (bin/castellan.js shortHash: FNV-1a of the bundle's path and node's flags). */
+function cacheName(bundle: string, execArgv: readonly string[] = []): string {
+  const s = `${bundle}\0${execArgv.join(' ')}`;
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
+  return `hook-main-${process.version}-${process.arch}-${(h >>> 0).toString(36)}.v8cache`;
+}
+// The bin runs from its real path (a CommonJS main is resolved through links), and so names its bundle.
+const CACHE = cacheName(join(dirname(realpathSync(BIN)), '..', 'dist', 'hook', 'hook-main.cjs'));
 const onNode20 = Number(process.versions.node.split('.')[0]) < 22;
 
 describe('the hook bridge code cache', { concurrency: false, skip: !onNode20 && 'Node 22+ uses module.enableCompileCache instead' }, () => {
@@ -33,8 +42,9 @@ describe('the hook bridge code cache', { concurrency: false, skip: !onNode20 && 
     writeFileSync(join(h, '.castellan', 'config.toml'), '[governance.permissions]\nshell = "deny"\n');
     return { home: h, cache: join(h, '.local', 'state', 'castellan', CACHE) };
   }
-  const call = (h: string, command: string, o: { local?: boolean; env?: Record<string, string> } = {}) =>
+  const call = (h: string, command: string, o: { local?: boolean; env?: Record<string, string>; bin?: string } = {}) =>
     runHook({
+      bin: o.bin,
       agent: 'claude',
       event: 'PreToolUse',
       feed: { kind: 'whole', data: JSON.stringify({ session_id: 's', hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_input: { command }, cwd: h }) },
@@ -104,6 +114,25 @@ describe('the hook bridge code cache', { concurrency: false, skip: !onNode20 && 
     await answersRight(h);
     assert.ok(lstatSync(cache).isFile(), 'the link is replaced by a file of its own');
     assert.ok(readFileSync(victim).equals(victimBefore), 'the link target is untouched');
+  });
+
+  test('two checkouts in one state dir keep a cache each: neither rejects and rewrites the other', async () => {
+    const { home: h, cache } = home();
+    // Another checkout of the same build: its own bin/ and dist/hook/, so its own bundle path and inode.
+    const other = join(dir, `other${seq}`);
+    cpSync(dirname(realpathSync(BIN)), join(other, 'bin'), { recursive: true });
+    cpSync(join(dirname(realpathSync(BIN)), '..', 'dist', 'hook'), join(other, 'dist', 'hook'), { recursive: true });
+    const otherBin = join(other, 'bin', 'castellan.js');
+    const otherCache = join(h, '.local', 'state', 'castellan', cacheName(join(realpathSync(other), 'dist', 'hook', 'hook-main.cjs')));
+    assert.notEqual(otherCache, cache);
+    for (const bin of [undefined, otherBin]) assert.equal((await call(h, 'ls', { bin })).code, 0);
+    assert.ok(existsSync(cache) && existsSync(otherCache), readdirSync(join(h, '.local', 'state', 'castellan')).join(' '));
+    const mtimes = [statSync(cache).mtimeMs, statSync(otherCache).mtimeMs];
+    for (const bin of [undefined, otherBin, undefined, otherBin]) {
+      const r = await call(h, 'echo forbidden', { bin });
+      assert.equal(gateAnswer('claude', r.stdout)?.decision, 'deny', r.stdout + r.stderr);
+    }
+    assert.deepEqual([statSync(cache).mtimeMs, statSync(otherCache).mtimeMs], mtimes, 'a cache was rewritten: the two checkouts thrash');
   });
 
   test('CASTELLAN_HOOK_CODE_CACHE=0: no cache is read or written', async () => {
