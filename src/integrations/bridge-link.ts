@@ -12,25 +12,6 @@ export class BridgeLink {
 
   constructor(readonly socket: string) {}
 
-  /**
-   * Starts connecting now, before anyone needs the connection: a tool call's bridge warms it before it reads its
-   * payload, so the server accepts while the bridge reads and parses. A failure waits for the first user, who gets it
-   * as if it had connected itself. Close it with `release` if nobody ends up using it.
-   */
-  warm(connectMs: number): void {
-    if (this.conn) return;
-    this.conn = connectRpc(this.socket, connectMs);
-    this.conn.catch(() => undefined);
-  }
-
-  /** Closes a warmed connection nobody used; one in use closes when its last user is done, as before. */
-  release(): void {
-    if (this.users > 0 || !this.conn) return;
-    const conn = this.conn;
-    this.conn = undefined;
-    conn.then((c) => c.close(), () => undefined);
-  }
-
   /** Runs `fn` on the shared connection (opened by the first user, within its connect deadline); closed when the last user is done. */
   async use<T>(connectMs: number, fn: (api: BridgeRpc) => Promise<T>): Promise<T> {
     this.users++;

@@ -3,7 +3,7 @@
 // Shared by `castellan hook` in the CLI table and the fast entry (hook-main.ts) that the bin takes for it: an
 // agent runs this on every tool call, so nothing here may pull in the CLI table, the API schemas or the UI.
 import type { Paths } from '../platform/paths.js';
-import { bridgeLog, CONNECT_TIMEOUT_MS, eventSeq, parsePayload, runBridge } from './bridge.js';
+import { bridgeLog, eventSeq, parsePayload, runBridge } from './bridge.js';
 import { agentEnv } from './ca-certs.js';
 import { BridgeLink } from './bridge-link.js';
 import { denyAnswer, denyUnreadable, governToolHook, toolEventKind, type HookAnswer } from './govern.js';
@@ -49,18 +49,6 @@ export async function runHook(agentCtx: HookContext, positionals: string[]): Pro
   const [agent, event, json] = positionals;
   if (!agent || !event || positionals.length > 3) throw new HookUsageError('expected AGENT EVENT [PAYLOAD_JSON]');
   const kind = isAgentName(agent) ? toolEventKind(agent, event) : undefined;
-  // One connection carries the state report and, for a tool call, hook.decide (pipelined: the report is written first).
-  // A tool call always uses it, so it is opened before the payload is read: the server accepts while the bridge reads.
-  const link = new BridgeLink(ctx.paths.socket);
-  if (kind === 'pre' && ctx.paths.socket) link.warm(CONNECT_TIMEOUT_MS);
-  try {
-    return await hookEvent(ctx, agent, event, json, kind, link);
-  } finally {
-    link.release();
-  }
-}
-
-async function hookEvent(ctx: HookContext, agent: string, event: string, json: string | undefined, kind: ReturnType<typeof toolEventKind>, link: BridgeLink): Promise<number> {
   const gating = kind === 'pre';
   const input = json === undefined ? await readStdin({ timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json);
   let payload: unknown;
@@ -80,6 +68,8 @@ async function hookEvent(ctx: HookContext, agent: string, event: string, json: s
     return HOOK_EXIT.ok;
   } else payload = parsePayload(input.text);
   // The state report goes out first, before any governance code loads: the pane's badge follows it.
+  // One connection carries the report and, for a tool call, hook.decide (pipelined: the report is written first).
+  const link = new BridgeLink(ctx.paths.socket);
   const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ, link });
   // Tool events also go through castellan's governance (the server decides when it can, else the pipeline here, loaded
   // only once the report is through, so its synchronous load cannot eat the report's deadlines); the answer is the only
