@@ -1,7 +1,9 @@
 #!/usr/bin/env node
-// Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner under tsx.
-// Usage: node scripts/run-tests.mjs [filter...]   (a filter is a substring of the test file path)
-import { readdirSync, statSync } from 'node:fs';
+// Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner under tsx, slowest first.
+// Usage: node scripts/run-tests.mjs [--record-times] [filter...]   (a filter is a substring of the test file path)
+//   CASTELLAN_TEST_CONCURRENCY=N runs N files at once (default 3; see below).
+//   --record-times updates scripts/test-durations.json (the order's weights) with this run's per-file test time.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 const root = new URL('..', import.meta.url).pathname;
@@ -9,13 +11,33 @@ const walk = (dir) => readdirSync(dir).flatMap((n) => {
   const p = join(dir, n);
   return statSync(p).isDirectory() ? walk(p) : /\.test\.tsx?$/.test(n) ? [p] : [];
 });
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
+const args = process.argv.slice(2);
+const record = args.includes('--record-times');
+const filters = args.filter((a) => !a.startsWith('-'));
+const flags = args.filter((a) => a.startsWith('-') && a !== '--record-times');
+const durationsFile = join(root, 'scripts/test-durations.json');
+let durations = {};
+try {
+  durations = JSON.parse(readFileSync(durationsFile, 'utf8'));
+} catch {
+  /* no record: alphabetical order */
+}
+// A file the record does not know yet (new) goes early: it may be slow, and a slow file started last is a tail
+// the other slots wait out. Files started first carry the most weight, so long files never start at the end.
+const weight = (f) => durations[f] ?? 10;
 const files = walk(join(root, 'test')).map((f) => relative(root, f)).sort()
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+  .sort((a, b) => weight(b) - weight(a));
 if (files.length === 0) { console.error('no test files match', filters); process.exit(1); }
 // A test that hangs (a pane that never answers, a wait without a deadline) fails after 3 minutes instead of eating
 // the CI's 90 (test/agents/server.test.ts once hung 30 minutes under load).
 const timeout = flags.some((f) => f.startsWith('--test-timeout')) ? [] : ['--test-timeout=180000'];
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...timeout, ...flags, ...files], { cwd: root, stdio: 'inherit' });
+// Three files at once on two cores: much of the suite waits (on ptys, servers starting, quiet periods, GC), so a
+// third file fills the cores the other two leave idle. The suite passes at a load average of 6-7 on 2 cores, far
+// busier than three files on a quiet machine make it.
+const concurrency = flags.some((f) => f.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${Number(process.env.CASTELLAN_TEST_CONCURRENCY) || 3}`];
+const reporters = record
+  ? ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, '--test-reporter-destination=stdout']
+  : ['--test-reporter=spec'];
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporters, ...concurrency, ...timeout, ...flags, ...files], { cwd: root, stdio: 'inherit' });
 child.on('exit', (code, sig) => process.exit(code ?? (sig ? 1 : 0)));
