@@ -2,10 +2,12 @@
 // Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner under tsx, slowest first.
 // Usage: node scripts/run-tests.mjs [--record-times] [filter...]   (a filter is a substring of the test file path)
 //   CASTELLAN_TEST_CONCURRENCY=N runs N files at once (default 3; see below).
+//   CASTELLAN_TEST_BATCH=0 runs every file in its own process (by default small files share one: scripts/test-batches.mjs).
 //   --record-times updates scripts/test-durations.json (the order's weights) with this run's per-file test time.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
+import { batchFiles } from './test-batches.mjs';
 const root = new URL('..', import.meta.url).pathname;
 const walk = (dir) => readdirSync(dir).flatMap((n) => {
   const p = join(dir, n);
@@ -22,13 +24,15 @@ try {
 } catch {
   /* no record: alphabetical order */
 }
-// A file the record does not know yet (new) goes early: it may be slow, and a slow file started last is a tail
+// A file the record does not know (new) goes early: it may be slow, and a slow file started last is a tail
 // the other slots wait out. Files started first carry the most weight, so long files never start at the end.
 const weight = (f) => durations[f] ?? 10;
 const files = walk(join(root, 'test')).map((f) => relative(root, f)).sort()
-  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
-  .sort((a, b) => weight(b) - weight(a));
+  .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) { console.error('no test files match', filters); process.exit(1); }
+const batched = process.env.CASTELLAN_TEST_BATCH === '0' ? { alone: files, entries: [], cleanup: () => {} } : batchFiles(root, files, weight);
+const entries = [...batched.alone.map((f) => ({ path: f, weight: weight(f) })), ...batched.entries]
+  .sort((a, b) => b.weight - a.weight).map((e) => e.path);
 // A test that hangs (a pane that never answers, a wait without a deadline) fails after 3 minutes instead of eating
 // the CI's 90 (test/agents/server.test.ts once hung 30 minutes under load).
 const timeout = flags.some((f) => f.startsWith('--test-timeout')) ? [] : ['--test-timeout=180000'];
@@ -39,5 +43,8 @@ const concurrency = flags.some((f) => f.startsWith('--test-concurrency')) ? [] :
 const reporters = record
   ? ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, '--test-reporter-destination=stdout']
   : ['--test-reporter=spec'];
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporters, ...concurrency, ...timeout, ...flags, ...files], { cwd: root, stdio: 'inherit' });
-child.on('exit', (code, sig) => process.exit(code ?? (sig ? 1 : 0)));
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporters, ...concurrency, ...timeout, ...flags, ...entries], { cwd: root, stdio: 'inherit' });
+child.on('exit', (code, sig) => {
+  batched.cleanup();
+  process.exit(code ?? (sig ? 1 : 0));
+});

@@ -18,6 +18,6 @@ export default async function* timesReporter(source) {
   }
   // Files this run did not cover (a filtered run) keep their old figure.
   const merged = { ...old, ...Object.fromEntries(Object.entries(per).map(([f, s]) => [f, Math.round(s * 10) / 10])) };
-  const kept = Object.entries(merged).filter(([, s]) => s >= 1).sort((a, b) => b[1] - a[1]);
+  const kept = Object.entries(merged).sort((a, b) => b[1] - a[1]);
   writeFileSync(file, JSON.stringify(Object.fromEntries(kept), null, 1) + '\n');
 }
