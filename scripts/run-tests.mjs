@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner under tsx, slowest first.
 // Usage: node scripts/run-tests.mjs [--record-times] [filter...]   (a filter is a substring of the test file path)
-//   CASTELLAN_TEST_CONCURRENCY=N runs N files at once (default 3; see below).
+//   CASTELLAN_TEST_CONCURRENCY=N runs N files at once (default 2; see below).
 //   CASTELLAN_TEST_BATCH=0 runs every file in its own process (by default small files share one: scripts/test-batches.mjs).
 //   --record-times updates scripts/test-durations.json (the order's weights) with this run's per-file test time.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -36,10 +36,10 @@ const entries = [...batched.alone.map((f) => ({ path: f, weight: weight(f) })), 
 // A test that hangs (a pane that never answers, a wait without a deadline) fails after 3 minutes instead of eating
 // the CI's 90 (test/agents/server.test.ts once hung 30 minutes under load).
 const timeout = flags.some((f) => f.startsWith('--test-timeout')) ? [] : ['--test-timeout=180000'];
-// Three files at once on two cores: much of the suite waits (on ptys, servers starting, quiet periods, GC), so a
-// third file fills the cores the other two leave idle. The suite passes at a load average of 6-7 on 2 cores, far
-// busier than three files on a quiet machine make it.
-const concurrency = flags.some((f) => f.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${Number(process.env.CASTELLAN_TEST_CONCURRENCY) || 3}`];
+// Two files at once on two cores. Three fill the time files spend waiting (ptys, servers starting, quiet periods),
+// but at a load of 14-17 latency deadlines failed (a bridge reply in 4 s, state events in 100 ms, a file past the
+// 3-minute timeout): measure CASTELLAN_TEST_CONCURRENCY=3 on a quiet machine (20 runs) before making it the default.
+const concurrency = flags.some((f) => f.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${Number(process.env.CASTELLAN_TEST_CONCURRENCY) || 2}`];
 const reporters = record
   ? ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, '--test-reporter-destination=stdout']
   : ['--test-reporter=spec'];
