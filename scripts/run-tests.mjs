@@ -1,21 +1,50 @@
 #!/usr/bin/env node
-// Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner under tsx.
-// Usage: node scripts/run-tests.mjs [filter...]   (a filter is a substring of the test file path)
-import { readdirSync, statSync } from 'node:fs';
+// Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner under tsx, slowest first.
+// Usage: node scripts/run-tests.mjs [--record-times] [filter...]   (a filter is a substring of the test file path)
+//   CASTELLAN_TEST_CONCURRENCY=N runs N files at once (default 2; see below).
+//   CASTELLAN_TEST_BATCH=0 runs every file in its own process (by default small files share one: scripts/test-batches.mjs).
+//   --record-times updates scripts/test-durations.json (the order's weights) with this run's per-file test time.
+import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
+import { batchFiles } from './test-batches.mjs';
 const root = new URL('..', import.meta.url).pathname;
 const walk = (dir) => readdirSync(dir).flatMap((n) => {
   const p = join(dir, n);
   return statSync(p).isDirectory() ? walk(p) : /\.test\.tsx?$/.test(n) ? [p] : [];
 });
-const filters = process.argv.slice(2).filter((a) => !a.startsWith('-'));
-const flags = process.argv.slice(2).filter((a) => a.startsWith('-'));
+const args = process.argv.slice(2);
+const record = args.includes('--record-times');
+const filters = args.filter((a) => !a.startsWith('-'));
+const flags = args.filter((a) => a.startsWith('-') && a !== '--record-times');
+const durationsFile = join(root, 'scripts/test-durations.json');
+let durations = {};
+try {
+  durations = JSON.parse(readFileSync(durationsFile, 'utf8'));
+} catch {
+  /* no record: alphabetical order */
+}
+// A file the record does not know (new) goes early: it may be slow, and a slow file started last is a tail
+// the other slots wait out. Files started first carry the most weight, so long files never start at the end.
+const weight = (f) => durations[f] ?? 10;
 const files = walk(join(root, 'test')).map((f) => relative(root, f)).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) { console.error('no test files match', filters); process.exit(1); }
+const batched = process.env.CASTELLAN_TEST_BATCH === '0' ? { alone: files, entries: [], cleanup: () => {} } : batchFiles(root, files, weight);
+const entries = [...batched.alone.map((f) => ({ path: f, weight: weight(f) })), ...batched.entries]
+  .sort((a, b) => b.weight - a.weight).map((e) => e.path);
 // A test that hangs (a pane that never answers, a wait without a deadline) fails after 3 minutes instead of eating
 // the CI's 90 (test/agents/server.test.ts once hung 30 minutes under load).
 const timeout = flags.some((f) => f.startsWith('--test-timeout')) ? [] : ['--test-timeout=180000'];
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', '--test-reporter=spec', '--test-concurrency=2', ...timeout, ...flags, ...files], { cwd: root, stdio: 'inherit' });
-child.on('exit', (code, sig) => process.exit(code ?? (sig ? 1 : 0)));
+// Two files at once on two cores. Three fill the time files spend waiting (ptys, servers starting, quiet periods),
+// but at a load of 14-17 latency deadlines failed (a bridge reply in 4 s, state events in 100 ms, a file past the
+// 3-minute timeout): measure CASTELLAN_TEST_CONCURRENCY=3 on a quiet machine (20 runs) before making it the default.
+const concurrency = flags.some((f) => f.startsWith('--test-concurrency')) ? [] : [`--test-concurrency=${Number(process.env.CASTELLAN_TEST_CONCURRENCY) || 2}`];
+const reporters = record
+  ? ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, '--test-reporter-destination=stdout']
+  : ['--test-reporter=spec'];
+const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporters, ...concurrency, ...timeout, ...flags, ...entries], { cwd: root, stdio: 'inherit' });
+child.on('exit', (code, sig) => {
+  batched.cleanup();
+  process.exit(code ?? (sig ? 1 : 0));
+});
