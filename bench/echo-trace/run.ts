@@ -55,10 +55,16 @@ try {
 }
 // Per process: stamps; for each key, the first stamp of each label inside [t0, t1].
 const events: Array<{ t: bigint; l: string }> = [];
-for (const f of readdirSync(traceDir)) for (const line of readFileSync(join(traceDir, f), 'utf8').split('\n')) {
-  if (!line) continue;
-  const sp = line.indexOf(' ');
-  events.push({ t: BigInt(line.slice(0, sp)), l: line.slice(sp + 1).replace(/ \d+$/, '') });
+for (const f of readdirSync(traceDir)) {
+  const text = readFileSync(join(traceDir, f), 'utf8');
+  // gc stamps carry no process: tag them with the process whose file they are in.
+  const who = text.includes(' s.') ? 'S' : 'C';
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const sp = line.indexOf(' ');
+    const l = line.slice(sp + 1).replace(/ \d+$/, '');
+    events.push({ t: BigInt(line.slice(0, sp)), l: l.startsWith('gc') ? `${who}.${l}` : l });
+  }
 }
 events.sort((a, b) => (a.t < b.t ? -1 : 1));
 const order = ['c.stdin', 'c.parsed', 'c.routed', 'c.sent', 'c.input-done', 's.sock', 's.line', 's.d.shape', 's.d.json', 's.d.req', 's.d.params', 's.d.handler', 's.input', 's.ptywrote', 's.pty w1:p1', 's.pushed w1:p1', 's.urgent', 's.built', 's.sent u', 'c.sock', 'c.json', 'c.onframe', 'c.painted'];
@@ -82,6 +88,25 @@ for (const k of keys) {
 const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const p90 = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length * 0.9)]; };
 for (const [k, v] of Object.entries(per)) console.log(`${k.padEnd(40)} n=${String(v.length).padStart(4)} median ${med(v).toFixed(3)} p90 ${p90(v).toFixed(3)} ms`);
+// --why: for the slowest keys, every stamp between the key and its echo (X ... X-end pairs as one block with its length).
+if (process.argv.includes('--why')) {
+  const slow = keys.filter((k) => k.t1).sort((a, b) => Number(b.t1 - b.t0 - (a.t1 - a.t0))).slice(0, Number(process.argv[process.argv.indexOf('--why') + 1]) || 8);
+  for (const k of slow) {
+    const parts: string[] = [];
+    const open: Record<string, bigint> = {};
+    for (const e of events) {
+      if (e.t < k.t0 - 2_000_000n || e.t > k.t1) continue;
+      const rel = (Number(e.t - k.t0) / 1e6).toFixed(2);
+      if (e.l.endsWith('-end')) {
+        const b = e.l.slice(0, -4);
+        if (open[b] !== undefined) parts.push(`${(Number(open[b] - k.t0) / 1e6).toFixed(2)} ${b}[${(Number(e.t - open[b]) / 1e6).toFixed(2)}]`);
+        delete open[b];
+      } else if (['s.turn', 'S.gc', 'C.gc', 's.detect'].includes(e.l)) open[e.l] = e.t;
+      else parts.push(`${rel} ${e.l}`);
+    }
+    console.log(`key ${(Number(k.t1 - k.t0) / 1e6).toFixed(2)} ms: ${parts.join(' | ')}`);
+  }
+}
 removeTmp(tmp);
 
 console.log(`CPU per key: server ${cpuPerKey.s.toFixed(3)} ms, client ${cpuPerKey.c.toFixed(3)} ms (${ROOT})`);
