@@ -70,7 +70,8 @@ export class PaneFeed {
     this.items.push(data);
     this.bytes += data.length;
     if (parseNow) {
-      this.step(this.sched.piece());
+      // While typing, only the typed pane gets here: its answer is what the user waits for, so a whole piece.
+      this.step(this.sched.pieceBytes);
       this.sched.echoed(this);
     }
     if (!this.idle) this.sched.wake(this);
@@ -195,8 +196,8 @@ export class ParseScheduler {
     return this.typedInto !== undefined && this.typedInto !== f && this.now() < this.interactiveUntil;
   }
 
-  /** Bytes parsed at once or per piece: shorter while the user types. */
-  piece(): number {
+  /** Bytes per piece in a turn: fewer while the user types. */
+  private piece(): number {
     return this.now() < this.interactiveUntil ? Math.min(this.inputPieceBytes, this.pieceBytes) : this.pieceBytes;
   }
 
