@@ -40,7 +40,7 @@ function harness() {
       }
     }
   };
-  return { sched, parser, deferred, timers, drain, advance: (ms: number) => void (clock += ms), bytes: (s: string) => Buffer.from(s, 'latin1') };
+  return { sched, parser, deferred, timers, drain, now: () => clock, advance: (ms: number) => void (clock += ms), bytes: (s: string) => Buffer.from(s, 'latin1') };
 }
 
 test('while the user types into one pane, another pane\'s output is queued for turns, not parsed in the read that brought it', () => {
@@ -125,4 +125,30 @@ test('a frame tick due while a key\'s echo is awaited waits for it (bounded), th
     link.dispose();
     screen.dispose();
   }
+});
+
+test('typing without pause (a key before every turn, none echoed) does not starve another pane\'s output', () => {
+  const h = harness();
+  const typed = h.parser();
+  const flood = h.parser();
+  const tf = h.sched.feed(typed);
+  const ff = h.sched.feed(flood);
+  tf.typed();
+  ff.push(h.bytes('q'.repeat(600)));
+  let steps = 0;
+  while (flood.text.length < 600 && steps++ < 1000) {
+    tf.typed();
+    const fn = h.deferred.shift();
+    if (fn) fn();
+    else {
+      // A held turn: its timer (echoWaitMs) runs it.
+      const t = h.timers.find((x) => !x.cancelled)!;
+      t.cancelled = true;
+      h.advance(Math.max(0, t.due - h.now()));
+      t.fn();
+    }
+  }
+  assert.equal(flood.text, 'q'.repeat(600), `all parsed, in ${steps} steps`);
+  // 1 ms a byte and a 6 ms turn while typing: about 100 turns, each after a held wait of echoWaitMs at most.
+  assert.ok(steps <= 400, `${steps} steps`);
 });
