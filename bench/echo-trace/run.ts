@@ -24,6 +24,23 @@ const file = ansiFile(join(REPO, 'bench', 'data'), 50 * 1024 * 1024);
 const b = { opts: { samples: N, cpuProf: false }, repo: REPO, root: ROOT, tmp, dataDir: join(REPO, 'bench', 'data'), profDir: join(REPO, 'bench', 'data', 'prof'), file, fileBytes: 0, env, nextId: () => ++id } as unknown as BenchEnv;
 const hr = () => process.hrtime.bigint();
 let cpuPerKey = { s: 0, c: 0 };
+let idleMsPerS = { s: 0, c: 0 };
+let typingS = 0;
+/** CPU ms per thread (by name: main, libuv workers, V8 helpers) before and after typing. */
+const threadMs = (pid: number): Map<string, number> => {
+  const m = new Map<string, number>();
+  for (const tid of readdirSync(`/proc/${pid}/task`)) {
+    try {
+      const name = readFileSync(`/proc/${pid}/task/${tid}/comm`, 'utf8').trim();
+      const ns = Number(readFileSync(`/proc/${pid}/task/${tid}/schedstat`, 'utf8').split(' ')[0]);
+      const key = tid === String(pid) ? 'main' : name === 'node' ? 'other' : name;
+      m.set(key, (m.get(key) ?? 0) + ns / 1e6);
+    } catch {}
+  }
+  return m;
+};
+let threads0 = { s: new Map<string, number>(), c: new Map<string, number>() };
+let threads1 = threads0;
 const keys: Array<{ t0: bigint; t1: bigint }> = [];
 const prof = process.argv.includes('--prof');
 const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: ['cat'], profile: prof });
@@ -31,7 +48,13 @@ try {
   if (flood) await s.api.request('pane.split', { pane_id: 'w1:p1', direction: 'right', command: ['sh', '-c', 'while :; do cat "$0"; done', file], focus: false });
   const c = await s.attach(202, 53, { profile: prof });
   await sleep(flood ? 1000 : 300);
+  // What the processes burn with no key at all, over as long as the typing takes: "per key" figures include it.
+  const idle0 = { s: cpuMs(s.pid), c: cpuMs(c.pid), t: Date.now() };
+  await sleep(2000);
+  idleMsPerS = { s: (cpuMs(s.pid) - idle0.s) / ((Date.now() - idle0.t) / 1000), c: (cpuMs(c.pid) - idle0.c) / ((Date.now() - idle0.t) / 1000) };
   const cpu0 = { s: cpuMs(s.pid), c: cpuMs(c.pid) };
+  threads0 = { s: threadMs(s.pid), c: threadMs(c.pid) };
+  const typing0 = Date.now();
   const rnd = prng(7);
   let code = 0x4e00, onLine = 0;
   for (let k = 0; k < N; k++) {
@@ -48,6 +71,8 @@ try {
     await sleep(15 + Math.floor(rnd() * 25));
   }
   cpuPerKey = { s: (cpuMs(s.pid) - cpu0.s) / N, c: (cpuMs(c.pid) - cpu0.c) / N };
+  typingS = (Date.now() - typing0) / 1000;
+  threads1 = { s: threadMs(s.pid), c: threadMs(c.pid) };
   await sleep(700);
 } finally {
   await s.stop();
@@ -55,10 +80,16 @@ try {
 }
 // Per process: stamps; for each key, the first stamp of each label inside [t0, t1].
 const events: Array<{ t: bigint; l: string }> = [];
-for (const f of readdirSync(traceDir)) for (const line of readFileSync(join(traceDir, f), 'utf8').split('\n')) {
-  if (!line) continue;
-  const sp = line.indexOf(' ');
-  events.push({ t: BigInt(line.slice(0, sp)), l: line.slice(sp + 1).replace(/ \d+$/, '') });
+for (const f of readdirSync(traceDir)) {
+  const text = readFileSync(join(traceDir, f), 'utf8');
+  // gc stamps carry no process: tag them with the process whose file they are in.
+  const who = text.includes(' s.') ? 'S' : 'C';
+  for (const line of text.split('\n')) {
+    if (!line) continue;
+    const sp = line.indexOf(' ');
+    const l = line.slice(sp + 1).replace(/ \d+$/, '');
+    events.push({ t: BigInt(line.slice(0, sp)), l: l.startsWith('gc') ? `${who}.${l}` : l });
+  }
 }
 events.sort((a, b) => (a.t < b.t ? -1 : 1));
 const order = ['c.stdin', 'c.parsed', 'c.routed', 'c.sent', 'c.input-done', 's.sock', 's.line', 's.d.shape', 's.d.json', 's.d.req', 's.d.params', 's.d.handler', 's.input', 's.ptywrote', 's.pty w1:p1', 's.pushed w1:p1', 's.urgent', 's.built', 's.sent u', 'c.sock', 'c.json', 'c.onframe', 'c.painted'];
@@ -82,6 +113,42 @@ for (const k of keys) {
 const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const p90 = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length * 0.9)]; };
 for (const [k, v] of Object.entries(per)) console.log(`${k.padEnd(40)} n=${String(v.length).padStart(4)} median ${med(v).toFixed(3)} p90 ${p90(v).toFixed(3)} ms`);
+// GC pauses while typing (stamped builds only): how many, how long.
+for (const w of ['S', 'C']) {
+  const d: number[] = [];
+  let open: bigint | undefined;
+  for (const e of events) {
+    if (keys.length && (e.t < keys[0].t0 || e.t > keys[keys.length - 1].t1)) continue;
+    if (e.l === `${w}.gc`) open = e.t;
+    else if (e.l === `${w}.gc-end` && open !== undefined) (d.push(Number(e.t - open) / 1e6), (open = undefined));
+  }
+  if (d.length) console.log(`gc ${w === 'S' ? 'server' : 'client'}: ${d.length} pauses while typing, median ${med(d).toFixed(3)} p90 ${p90(d).toFixed(3)} max ${Math.max(...d).toFixed(3)} ms`);
+}
+// --why: for the slowest keys, every stamp between the key and its echo (X ... X-end pairs as one block with its length).
+if (process.argv.includes('--why')) {
+  const slow = keys.filter((k) => k.t1).sort((a, b) => Number(b.t1 - b.t0 - (a.t1 - a.t0))).slice(0, Number(process.argv[process.argv.indexOf('--why') + 1]) || 8);
+  for (const k of slow) {
+    const parts: string[] = [];
+    const open: Record<string, bigint> = {};
+    for (const e of events) {
+      if (e.t < k.t0 - 2_000_000n || e.t > k.t1) continue;
+      const rel = (Number(e.t - k.t0) / 1e6).toFixed(2);
+      if (e.l.endsWith('-end')) {
+        const b = e.l.slice(0, -4);
+        if (open[b] !== undefined) parts.push(`${(Number(open[b] - k.t0) / 1e6).toFixed(2)} ${b}[${(Number(e.t - open[b]) / 1e6).toFixed(2)}]`);
+        delete open[b];
+      } else if (['s.turn', 'S.gc', 'C.gc', 's.detect'].includes(e.l)) open[e.l] = e.t;
+      else parts.push(`${rel} ${e.l}`);
+    }
+    console.log(`key ${(Number(k.t1 - k.t0) / 1e6).toFixed(2)} ms: ${parts.join(' | ')}`);
+  }
+}
 removeTmp(tmp);
 
 console.log(`CPU per key: server ${cpuPerKey.s.toFixed(3)} ms, client ${cpuPerKey.c.toFixed(3)} ms (${ROOT})`);
+for (const w of ['s', 'c'] as const) {
+  const parts = [...threads1[w]].map(([n, v]) => [n, (v - (threads0[w].get(n) ?? 0)) / N] as const).filter(([, v]) => v >= 0.005).sort((a, b) => b[1] - a[1]);
+  console.log(`CPU per key by thread, ${w === 's' ? 'server' : 'client'}: ${parts.map(([n, v]) => `${n} ${v.toFixed(3)}`).join(', ')}`);
+}
+const net = (perKey: number, idle: number) => (perKey - (idle * typingS) / N).toFixed(3);
+console.log(`CPU with no key: server ${idleMsPerS.s.toFixed(2)} ms/s, client ${idleMsPerS.c.toFixed(2)} ms/s; per key without it: server ${net(cpuPerKey.s, idleMsPerS.s)} ms, client ${net(cpuPerKey.c, idleMsPerS.c)} ms`);

@@ -6,6 +6,7 @@ import { buildView, type ViewModel } from '../core/view.js';
 import { CopyController } from './copy-controller.js';
 import { renderCopy, type CopyStyles } from './copy-render.js';
 import type { PaneRuntime } from './pane-runtime.js';
+import { parseScheduler, type ParseScheduler } from './parse-feed.js';
 
 /** Above this many bytes queued to a client socket, frames are skipped until it drains (a slow client drops frames). */
 const MAX_QUEUED = 512 * 1024;
@@ -39,6 +40,7 @@ export class ClientLink {
     readonly conn: Connection & { writableLength?: () => number; onDrain?: (cb: () => void) => void },
     private readonly frameMs: () => number,
     private readonly source: { state(): State; pane(id: string): PaneRuntime | undefined; copyStyles(): CopyStyles; copyKeys(): 'vi' | 'emacs' },
+    private readonly parsing: Pick<ParseScheduler, 'echoDueIn'> = parseScheduler,
   ) {
     this.copy = new CopyController(() => source.copyKeys());
   }
@@ -86,11 +88,18 @@ export class ClientLink {
 
   private scheduleTick(): void {
     if (this.timer) return;
-    const delay = Math.max(0, this.lastFrameAt + this.frameMs() - Date.now());
+    this.tickIn(Math.max(0, this.lastFrameAt + this.frameMs() - Date.now()));
+  }
+
+  private tickIn(ms: number): void {
     this.timer = setTimeout(() => {
       this.timer = undefined;
-      this.flush();
-    }, delay);
+      // A key's echo is due within a millisecond (parse-feed.ts holds turns for it): building a flooding pane's
+      // rows now (~0.5 ms) would make it wait. Its urgent frame goes first, the tick right after.
+      const hold = this.parsing.echoDueIn();
+      if (hold > 0) this.tickIn(hold);
+      else this.flush();
+    }, ms);
   }
 
   private flushUrgent(): void {

@@ -130,7 +130,7 @@ export class PaneRuntime {
 
   input(msg: ClientInput, origin: { x: number; y: number } = { x: 0, y: 0 }): void {
     if (this.exited || !this.pty) return;
-    if (msg.kind === 'data' || msg.kind === 'paste') this.scheduler.noteInput();
+    if (msg.kind === 'data' || msg.kind === 'paste') this.feed.typed();
     const modes = this.screen.modes;
     switch (msg.kind) {
       // The echo is parsed the moment it is read (parseNow): nothing to tell xterm here.

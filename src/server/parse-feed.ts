@@ -9,6 +9,9 @@
 // piece of ANSI text alone parses for ~0.5 ms), and so does its echo. Right after a key the next turn waits for the
 // echo (traced under a flood: the echo was read 0.49 ms after the pty write instead of 0.16, one turn later): until
 // output finds an idle queue (the echo, parsed at once) or echoWaitMs pass, whichever is first.
+// While the user types into one pane, the other panes' output is never parsed at once, only in turns: a flood's
+// reads come back to back (libuv reads a pty up to 32 times per wakeup), and each one parsed at once kept the
+// socket, and the key on it, waiting for milliseconds (traced: 2.5 ms of reads and parses in a row).
 
 /** Parses synchronously: when parse() returns, the screen shows the data. */
 export interface SyncParser {
@@ -63,14 +66,20 @@ export class PaneFeed {
 
   push(data: Uint8Array | string): void {
     if (this.closed || data.length === 0) return;
-    const parseNow = this.idle && !this.sched.inTurn && !this.parsing;
+    const parseNow = this.idle && !this.sched.inTurn && !this.parsing && !this.sched.defers(this);
     this.items.push(data);
     this.bytes += data.length;
     if (parseNow) {
+      // While typing, only the typed pane gets here: its answer is what the user waits for, so a whole piece.
       this.step(this.sched.pieceBytes);
-      this.sched.echoed();
+      this.sched.echoed(this);
     }
     if (!this.idle) this.sched.wake(this);
+  }
+
+  /** The user typed into this pane: its echo goes first (ParseScheduler.noteInput). */
+  typed(): void {
+    this.sched.noteInput(this);
   }
 
   /** Calls `done` once everything pushed before it is parsed (at once when nothing waits). */
@@ -141,6 +150,8 @@ export class ParseScheduler {
   private readonly now: () => number;
   private readonly defer: (fn: () => void) => void;
   private readonly later: (fn: () => void, ms: number) => () => void;
+  /** The pane the user last typed into (its output is still parsed at once): undefined when not known. */
+  private typedInto: PaneFeed | undefined;
   /** Feeds with output waiting, in the order they take turns. */
   private readonly busy = new Set<PaneFeed>();
   private scheduled = false;
@@ -169,16 +180,36 @@ export class ParseScheduler {
     return new PaneFeed(this, parser, onParsed);
   }
 
-  /** The user typed (into any pane): for a moment, turns are short, so the next key and its echo wait less behind a flood. */
-  noteInput(): void {
+  /**
+   * The user typed (into `into`, or some pane): for a moment, turns are short, so the next key and its echo wait less
+   * behind a flood, and the other panes' output waits for turns.
+   */
+  noteInput(into?: PaneFeed): void {
     const t = this.now();
+    this.typedInto = into;
     this.interactiveUntil = t + this.interactiveMs;
     if (this.echoWaitMs > 0) this.holdUntil = t + this.echoWaitMs;
   }
 
-  /** Output found its queue idle and was parsed at once (a key's echo, most likely): a held turn goes ahead now. */
-  echoed(): void {
+  /** While the user types into another pane, `f`'s output waits for a turn instead of being parsed at once. */
+  defers(f: PaneFeed): boolean {
+    return this.typedInto !== undefined && this.typedInto !== f && this.now() < this.interactiveUntil;
+  }
+
+  /** Bytes per piece in a turn: fewer while the user types. */
+  private piece(): number {
+    return this.now() < this.interactiveUntil ? Math.min(this.inputPieceBytes, this.pieceBytes) : this.pieceBytes;
+  }
+
+  /** How long a key's echo may still hold turns (0: none awaited); frame ticks wait for it too (client-link.ts). */
+  echoDueIn(): number {
+    return this.holdUntil === Number.NEGATIVE_INFINITY ? 0 : Math.max(0, this.holdUntil - this.now());
+  }
+
+  /** Output of `f` found its queue idle and was parsed at once (a key's echo, if it is the pane typed into): a held turn goes ahead now. */
+  echoed(f?: PaneFeed): void {
     if (this.holdUntil === Number.NEGATIVE_INFINITY) return;
+    if (this.typedInto && f !== this.typedInto) return;
     this.holdUntil = Number.NEGATIVE_INFINITY;
     if (!this.cancelHold) return;
     this.cancelHold();
@@ -208,7 +239,7 @@ export class ParseScheduler {
     this.turns++;
     const interactive = t0 < this.interactiveUntil;
     const budget = interactive ? Math.min(this.inputTurnMs, this.turnMs) : this.turnMs;
-    const piece = interactive ? Math.min(this.inputPieceBytes, this.pieceBytes) : this.pieceBytes;
+    const piece = this.piece();
     this.inTurn = true;
     try {
       while (this.busy.size) {
