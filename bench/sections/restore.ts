@@ -122,7 +122,35 @@ async function inProcess(b: BenchEnv) {
   for (let run = 0; run < 3; run++) warm.push((await write()).ms);
   const rawBytes = screens.reduce((s, x) => s + x.readLines({ lines: LINES, ansi: true, source: 'all' }).join('\n').length, 0);
   for (const s of screens) s.dispose();
-  return { coldMs: median(cold), firstColdMs: cold[0], warmMs: median(warm), stallMs: Math.max(...stalls), sliceMs: Math.max(...slices), bytes, rawBytes };
+  const back = await restoreSide(b, paths);
+  return { ...back,  coldMs: median(cold), firstColdMs: cold[0], warmMs: median(warm), stallMs: Math.max(...stalls), sliceMs: Math.max(...slices), bytes, rawBytes };
+}
+
+/**
+ * The other side, in process: the snapshot just written read back (before a server publishes its socket) and its
+ * history painted into 16 fresh screens (after), each with its longest main-thread slice.
+ */
+async function restoreSide(b: BenchEnv, paths: { stateDir: string; session: string }) {
+  const { Screen } = await load<typeof import('../../src/server/screen.js')>(b, 'server/screen.js');
+  const { loadSnapshot } = await load<typeof import('../../src/restore/index.js')>(b, 'restore/index.js');
+  const { planRestore } = await load<typeof import('../../src/restore/plan.js')>(b, 'restore/plan.js');
+  const { applyRestore } = await load<typeof import('../../src/restore/apply.js')>(b, 'restore/apply.js');
+  let meter = sliceMeter();
+  const t0 = now();
+  const { loaded } = await loadSnapshot(paths);
+  const loadMs = now() - t0;
+  const loadSliceMs = meter();
+  if (!loaded) throw new Error('restore: the snapshot just written did not load');
+  const plan = planRestore(loaded.snapshot, { shell: ['/bin/sh'], relaunch: [], isDir: () => true, fallbackCwd: '/' }, loaded.histories);
+  const screens = new Map([...plan.panes.keys()].map((id) => [id, new Screen({ cols: 100, rows: 25, scrollback: LINES })]));
+  meter = sliceMeter();
+  const t1 = now();
+  void applyRestore({ pane: (id) => ({ exited: false, lastOutputAt: 1, screen: screens.get(id)!, write: () => {} }), paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} }, plan);
+  await Promise.all([...screens.values()].map((s) => new Promise<void>((r) => s.write('', r))));
+  const paintMs = now() - t1;
+  const paintSliceMs = meter();
+  for (const s of screens.values()) s.dispose();
+  return { loadMs, loadSliceMs, paintMs, paintSliceMs };
 }
 
 async function endToEnd(b: BenchEnv) {
@@ -231,6 +259,9 @@ export async function restore(b: BenchEnv): Promise<SectionResult> {
     { section: 'restore', metric: 'snapshot write, first cold one (nothing packed yet)', unit: 'ms', castellan: ip.firstColdMs, digits: 0 },
     { section: 'restore', metric: 'worst event-loop stall during a cold write', unit: 'ms', castellan: ip.stallMs, digits: 1, target: '< 50', pass: ip.stallMs < 50 },
     { section: 'restore', metric: 'longest synchronous slice of a cold write (main-thread CPU)', unit: 'ms', castellan: ip.sliceMs, digits: 1, target: '< 20', pass: ip.sliceMs < 20 },
+    { section: 'restore', metric: 'read a snapshot back (16 x 10 000 lines), before the socket', unit: 'ms', castellan: ip.loadMs, digits: 0, note: `longest slice ${round(ip.loadSliceMs, 1)} ms CPU` },
+    { section: 'restore', metric: 'paint 16 restored histories (in process)', unit: 'ms', castellan: ip.paintMs, digits: 0 },
+    { section: 'restore', metric: 'longest synchronous slice painting them (main-thread CPU)', unit: 'ms', castellan: ip.paintSliceMs, digits: 1 },
     { section: 'restore', metric: 'snapshot size (16 x 10 000 lines)', unit: 'MiB', castellan: ip.bytes / MiB, digits: 2, note: `raw ${round(ip.rawBytes / MiB, 1)} MiB` },
     { section: 'restore', metric: 'e2e: start to socket after kill -9', unit: 'ms', castellan: e2e.socketMs, digits: 0 },
     { section: 'restore', metric: 'e2e: start to last pane painted', unit: 'ms', castellan: e2e.restoreMs, digits: 0 },
