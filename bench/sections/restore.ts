@@ -2,7 +2,8 @@
 //
 // In process: 16 real Screens (100x25, scrollback 10 000) filled with 10 000 lines of the ANSI file each, captured by
 // src/restore's Capture and written the way the server writes them: cold (every pane changed), warm (nothing
-// changed: per-pane history cache), with the event loop's worst stall during the cold write.
+// changed: per-pane history cache), with the event loop's worst stall during the cold write (wall clock) and its
+// longest synchronous slice (main-thread CPU between two turns of the loop: the structural figure, steady under load).
 // End to end: a real server (no command, so snapshots are on) with 4 windows x 4 panes, each `head`-ing 10 000
 // lines; once the snapshot holds them, kill -9; then `server start` again, timed until every pane shows its
 // restored history line (pane.read polled every 20 ms).
@@ -20,6 +21,39 @@ import { log, median, MiB, now, round, shq, waitUntil } from '../lib/util.js';
 
 const PANES = 16;
 const LINES = 10_000;
+
+/** Main-thread CPU (ns) from /proc: this thread only, unlike process.cpuUsage (zlib's pool). Undefined off Linux. */
+function threadCpu(): (() => number) | undefined {
+  const file = `/proc/self/task/${process.pid}/schedstat`;
+  try {
+    readFileSync(file, 'utf8');
+  } catch {
+    return undefined;
+  }
+  return () => Number(readFileSync(file, 'utf8').split(' ')[0]);
+}
+
+/** The longest main-thread CPU slice between two 1 ms timer turns, from now until the returned function is called. */
+function sliceMeter(): () => number {
+  const cpu = threadCpu();
+  if (!cpu) return () => NaN;
+  let last = cpu();
+  let max = 0;
+  let t: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const c = cpu();
+    max = Math.max(max, (c - last) / 1e6);
+    last = c;
+    t = setTimeout(tick, 1);
+  };
+  t = setTimeout(tick, 1);
+  return () => {
+    clearTimeout(t);
+    tick();
+    clearTimeout(t);
+    return max;
+  };
+}
 
 async function load<T>(b: BenchEnv, rel: string): Promise<T> {
   return (await import(pathToFileURL(join(b.root, 'dist', rel)).href)) as T;
@@ -64,14 +98,21 @@ async function inProcess(b: BenchEnv) {
     const { bytes } = await writeSnapshotFile(paths, snapshotJson(snap));
     return { ms: now() - t0, bytes };
   };
+  // As the server finds them when it takes a snapshot (it waits for output to pause 1 s): their history encoded. Right
+  // after the fill, sixteen history stores encode at once, 16 x 1000-line slices in one turn (src/history/pending.ts),
+  // which is not the snapshot's doing.
+  await waitUntil(() => screens.every((s) => s.pendingLines() === 0), 'the screens\' history encoded', 60_000, 10);
   const cold: number[] = [];
   const stalls: number[] = [];
+  const slices: number[] = [];
   let bytes = 0;
   for (let run = 0; run < 3; run++) {
     for (const id of ids) outputAt.set(id, run + 2);
     const h = monitorEventLoopDelay({ resolution: 1 });
     h.enable();
+    const meter = sliceMeter();
     const r = await write();
+    slices.push(meter());
     h.disable();
     cold.push(r.ms);
     stalls.push(h.max / 1e6);
@@ -81,7 +122,35 @@ async function inProcess(b: BenchEnv) {
   for (let run = 0; run < 3; run++) warm.push((await write()).ms);
   const rawBytes = screens.reduce((s, x) => s + x.readLines({ lines: LINES, ansi: true, source: 'all' }).join('\n').length, 0);
   for (const s of screens) s.dispose();
-  return { coldMs: median(cold), warmMs: median(warm), stallMs: Math.max(...stalls), bytes, rawBytes };
+  const back = await restoreSide(b, paths);
+  return { ...back,  coldMs: median(cold), firstColdMs: cold[0], warmMs: median(warm), stallMs: Math.max(...stalls), sliceMs: Math.max(...slices), bytes, rawBytes };
+}
+
+/**
+ * The other side, in process: the snapshot just written read back (before a server publishes its socket) and its
+ * history painted into 16 fresh screens (after), each with its longest main-thread slice.
+ */
+async function restoreSide(b: BenchEnv, paths: { stateDir: string; session: string }) {
+  const { Screen } = await load<typeof import('../../src/server/screen.js')>(b, 'server/screen.js');
+  const { loadSnapshot } = await load<typeof import('../../src/restore/index.js')>(b, 'restore/index.js');
+  const { planRestore } = await load<typeof import('../../src/restore/plan.js')>(b, 'restore/plan.js');
+  const { applyRestore } = await load<typeof import('../../src/restore/apply.js')>(b, 'restore/apply.js');
+  let meter = sliceMeter();
+  const t0 = now();
+  const { loaded } = await loadSnapshot(paths);
+  const loadMs = now() - t0;
+  const loadSliceMs = meter();
+  if (!loaded) throw new Error('restore: the snapshot just written did not load');
+  const plan = planRestore(loaded.snapshot, { shell: ['/bin/sh'], relaunch: [], isDir: () => true, fallbackCwd: '/' }, loaded.histories);
+  const screens = new Map([...plan.panes.keys()].map((id) => [id, new Screen({ cols: 100, rows: 25, scrollback: LINES })]));
+  meter = sliceMeter();
+  const t1 = now();
+  void applyRestore({ pane: (id) => ({ exited: false, lastOutputAt: 1, screen: screens.get(id)!, write: () => {} }), paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} }, plan);
+  await Promise.all([...screens.values()].map((s) => new Promise<void>((r) => s.write('', r))));
+  const paintMs = now() - t1;
+  const paintSliceMs = meter();
+  for (const s of screens.values()) s.dispose();
+  return { loadMs, loadSliceMs, paintMs, paintSliceMs };
 }
 
 async function endToEnd(b: BenchEnv) {
@@ -187,7 +256,12 @@ export async function restore(b: BenchEnv): Promise<SectionResult> {
   const rows: Row[] = [
     { section: 'restore', metric: 'snapshot write, 16 panes full scrollback, cold', unit: 'ms', castellan: ip.coldMs, digits: 0 },
     { section: 'restore', metric: 'snapshot write, nothing changed (cached)', unit: 'ms', castellan: ip.warmMs, digits: 1 },
+    { section: 'restore', metric: 'snapshot write, first cold one (nothing packed yet)', unit: 'ms', castellan: ip.firstColdMs, digits: 0 },
     { section: 'restore', metric: 'worst event-loop stall during a cold write', unit: 'ms', castellan: ip.stallMs, digits: 1, target: '< 50', pass: ip.stallMs < 50 },
+    { section: 'restore', metric: 'longest synchronous slice of a cold write (main-thread CPU)', unit: 'ms', castellan: ip.sliceMs, digits: 1, target: '< 20', pass: ip.sliceMs < 20 },
+    { section: 'restore', metric: 'read a snapshot back (16 x 10 000 lines), before the socket', unit: 'ms', castellan: ip.loadMs, digits: 0, note: `longest slice ${round(ip.loadSliceMs, 1)} ms CPU` },
+    { section: 'restore', metric: 'paint 16 restored histories (in process)', unit: 'ms', castellan: ip.paintMs, digits: 0 },
+    { section: 'restore', metric: 'longest synchronous slice painting them (main-thread CPU)', unit: 'ms', castellan: ip.paintSliceMs, digits: 1 },
     { section: 'restore', metric: 'snapshot size (16 x 10 000 lines)', unit: 'MiB', castellan: ip.bytes / MiB, digits: 2, note: `raw ${round(ip.rawBytes / MiB, 1)} MiB` },
     { section: 'restore', metric: 'e2e: start to socket after kill -9', unit: 'ms', castellan: e2e.socketMs, digits: 0 },
     { section: 'restore', metric: 'e2e: start to last pane painted', unit: 'ms', castellan: e2e.restoreMs, digits: 0 },

@@ -17,6 +17,28 @@ const PROMPT_WAIT_MS = 3000;
 
 const dim = (s: string) => `\x1b[0m\x1b[2m── ${s} ──\x1b[0m\r\n`;
 
+/**
+ * History goes to the screen in writes of about this many characters: xterm parses each write whole and looks at
+ * the clock only between writes (it yields once 12 ms have passed), so a pane's 10 000 lines as one write were one
+ * synchronous parse of ~80 ms under load, and sixteen panes' in the same turn of the loop over a second. In pieces,
+ * each screen yields after 12 ms. All pieces are queued at once: they still precede the shell's first output.
+ */
+export const HISTORY_WRITE_CHARS = 16 * 1024;
+
+function writeHistory(screen: { write(data: string): void }, lines: readonly string[]): void {
+  let part: string[] = [];
+  let chars = 0;
+  for (const l of lines) {
+    part.push(l);
+    chars += l.length + 2;
+    if (chars < HISTORY_WRITE_CHARS) continue;
+    screen.write(part.join('\r\n') + '\r\n');
+    part = [];
+    chars = 0;
+  }
+  if (part.length) screen.write(part.join('\r\n') + '\r\n');
+}
+
 function waitForOutput(h: ApplyHost, id: string, ms: number): Promise<void> {
   const until = Date.now() + ms;
   return new Promise((resolve) => {
@@ -34,7 +56,7 @@ function one(h: ApplyHost, id: string, p: PanePlan): Promise<void> | undefined {
   const rt = h.pane(id);
   if (!rt) return;
   // Written before the shell's first output arrives (that comes in a later tick), so history sits above the prompt.
-  if (p.history?.length) rt.screen.write(p.history.join('\r\n') + '\r\n');
+  if (p.history?.length) writeHistory(rt.screen, p.history);
   rt.screen.write(dim(p.note));
   if (!p.typed && !p.definition) return undefined;
   return followUp(h, id, p, rt);

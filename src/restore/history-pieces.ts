@@ -14,14 +14,25 @@ export interface HistorySource {
   readRange(from: number, to: number, ansi: boolean): string[];
   /** The absolute number of line 0, and the index of the first screen row (history is above it). */
   normalLines?(): { readonly first: number; readonly screenTop: number };
+  /** History lines not encoded yet: the first read of any of them encodes them all in one go (src/history/pending.ts). */
+  pendingLines?(): number;
 }
 
 /** Lines per kept piece. */
 export const CHUNK = 250;
 /** Lines just above the screen that pieces never take (see the file comment; well past 64 + 32). */
 export const SETTLED = 256;
-/** Lines serialised between two yields to the event loop. */
-const SLICE = 100;
+/** Main-thread time a slice of serialising may take before it yields to the event loop (a line costs from ~5 µs to ~100 µs, by width and styling). */
+const SLICE_MS = 4;
+/** Lines serialised between two looks at the clock. */
+const STEP = 16;
+/**
+ * Before reading a pane whose history still has lines pending, the store is left to encode them in its own slices
+ * (it does once output has paused 50 ms): a read would encode all of them at once, 10 000 lines ~40 ms of one
+ * synchronous slice. Waited at most this long, and only while it makes progress (a pane still printing does not).
+ */
+const SETTLE_MS = 2000;
+const STALLED_MS = 200;
 /** The newline between two pieces, as a gzip member of its own. */
 const SEP = gzipSync('\n');
 
@@ -48,6 +59,8 @@ export class PaneHistory {
       this.pieces.clear();
       this.size = size;
     }
+    await settle(src);
+    if (!this.alive()) return undefined;
     const end = src.lineCount();
     const v = src.normalLines?.();
     let at = Math.max(0, end - want);
@@ -92,16 +105,41 @@ export class PaneHistory {
   private async range(src: HistorySource, from: number, to: number, keepBlanks: boolean): Promise<{ gz: Buffer; lines: number; lastText: number } | undefined> {
     const packer = new HistoryPacker({ keepBlanks });
     try {
-      for (let y = from; y < to; y += SLICE) {
-        await packer.add(src.readRange(y, Math.min(to, y + SLICE), true));
+      for (let y = from; y < to; ) {
+        // Yields first: the call may come from a callback (zlib's) that already ran a slice in this turn of the loop.
         await new Promise((r) => setImmediate(r));
         // The pane closed meanwhile (its screen is disposed): nothing to keep.
         if (!this.alive()) return undefined;
+        // Slices by time, not by line count: one wide, heavily styled line costs what twenty plain ones do.
+        const t0 = performance.now();
+        const lines: string[] = [];
+        do {
+          const next = Math.min(to, y + STEP);
+          for (const l of src.readRange(y, next, true)) lines.push(l);
+          y = next;
+        } while (y < to && performance.now() - t0 < SLICE_MS);
+        await packer.add(lines);
       }
       return { gz: await packer.endBuffer(), lines: packer.lines, lastText: packer.lastText };
     } finally {
       packer.abort();
     }
+  }
+}
+
+/** Waits (bounded) while the screen's history store encodes its pending lines itself, a slice at a time. */
+async function settle(src: HistorySource): Promise<void> {
+  if (!src.pendingLines) return;
+  const t0 = performance.now();
+  let last = src.pendingLines();
+  let progressAt = t0;
+  while (last > 0) {
+    await new Promise((r) => setTimeout(r, 10));
+    const n = src.pendingLines();
+    const t = performance.now();
+    if (n < last) progressAt = t;
+    last = n;
+    if (t - progressAt > STALLED_MS || t - t0 > SETTLE_MS) return;
   }
 }
 

@@ -1,12 +1,13 @@
 // Pane history on disk: lines gzipped (long ones off the event loop, in zlib's thread pool), and read back with a hard cap on the inflated size.
 import { once } from 'node:events';
-import { createGzip, gunzip, gzipSync, type Gzip } from 'node:zlib';
+import { createGzip, gunzip, gzip, type Gzip } from 'node:zlib';
 import { promisify } from 'node:util';
 import { LIMITS } from './schema.js';
 
 const gunzipAsync = promisify(gunzip);
+const gzipAsync = promisify(gzip);
 
-/** Below this many bytes of text a packer never starts a stream: one small synchronous deflate at the end costs less (~0.1 ms). */
+/** Below this many bytes of text a packer never starts a stream: one deflate at the end (in zlib's pool) costs less. */
 const EAGER_BYTES = 32 * 1024;
 
 /**
@@ -15,7 +16,8 @@ const EAGER_BYTES = 32 * 1024;
  * old generation and stay there, tens of MB of garbage, until a full collection, which a quiet server may not run
  * for minutes). Trailing blank lines are dropped unless `keepBlanks` (a piece with more history after it). A short
  * history never starts a gzip stream (each one cost a snapshot of almost-empty panes ~2 ms per pane, and the zlib
- * state it allocates); its text is deflated once at the end.
+ * state it allocates); its text is deflated once at the end, in zlib's thread pool too: a cold snapshot deflates
+ * hundreds of 20 KB pieces, a third of its work, which on the event loop lengthened every slice.
  */
 export class HistoryPacker {
   private gz?: Gzip;
@@ -73,7 +75,7 @@ export class HistoryPacker {
 
   /** The gzip stream (one gzip member). */
   async endBuffer(): Promise<Buffer> {
-    if (!this.gz) return gzipSync(Buffer.concat(this.held), { level: 6 });
+    if (!this.gz) return gzipAsync(Buffer.concat(this.held), { level: 6 });
     this.gz.end();
     await this.done;
     return Buffer.concat(this.out);

@@ -274,6 +274,9 @@ export class Screen {
     return readRange(this.history.view('normal'), this.term.cols, this.term.buffer.active.getNullCell(), from, to, ansi);
   }
 
+  /** History lines not encoded yet (a snapshot lets them be encoded in slices rather than by its first read). */
+  pendingLines(): number { return this.history.pendingLines(); }
+
   /** Numbering of the lines lineCount/readRange read. */
   normalLines(): HistoryView {
     return this.history.view('normal');
