@@ -92,6 +92,7 @@ export class PaneFeed {
   /** Drops what waits (the pane is gone); callbacks waiting on it never run. */
   close(): void {
     this.closed = true;
+    this.sched.closed(this);
     this.items = [];
     this.offset = 0;
     this.bytes = 0;
@@ -189,6 +190,11 @@ export class ParseScheduler {
     this.typedInto = into;
     this.interactiveUntil = t + this.interactiveMs;
     if (this.echoWaitMs > 0) this.holdUntil = t + this.echoWaitMs;
+  }
+
+  /** `f`'s pane is gone: not kept as the pane typed into (it holds the pane's screen). */
+  closed(f: PaneFeed): void {
+    if (this.typedInto === f) this.typedInto = undefined;
   }
 
   /** While the user types into another pane, `f`'s output waits for a turn instead of being parsed at once. */

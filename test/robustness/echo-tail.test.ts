@@ -152,3 +152,20 @@ test('typing without pause (a key before every turn, none echoed) does not starv
   // 1 ms a byte and a 6 ms turn while typing: about 100 turns, each after a held wait of echoWaitMs at most.
   assert.ok(steps <= 400, `${steps} steps`);
 });
+
+test('a closed pane that was typed into favours nothing: the others\' output is parsed at once again, and it is not kept', () => {
+  const h = harness();
+  const gone = h.sched.feed(h.parser());
+  const other = h.parser();
+  const of = h.sched.feed(other);
+  const text = () => other.text;
+  gone.typed();
+  of.push(h.bytes('queued'));
+  assert.equal(text(), '', 'queued while the user types into the other pane');
+  gone.close();
+  of.push(h.bytes('+now'));
+  h.drain();
+  assert.equal(text(), 'queued+now', 'every byte, in order');
+  of.push(h.bytes('+at-once'));
+  assert.ok(text().endsWith('+at-once'), 'parsed at once: the closed pane no longer defers it (nor holds its screen)');
+});
