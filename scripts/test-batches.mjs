@@ -6,9 +6,8 @@ import { pathToFileURL } from 'node:url';
 
 /**
  * What keeps a file in its own process: starting anything (below), hooks at the top level (they would apply to
- * every file of the batch), changes to process-wide state (env, cwd, mocks), figures about the process itself (memory, CPU, clocks, which
- * a neighbour's garbage would skew), and an explicit `// test: own process`. Files other helpers are rewriting
- * (test/restore, the raw pipe, the hook code cache) keep the process they were written for.
+ * every file of the batch), changes to process-wide state (env, cwd, mocks), figures about the process itself
+ * (memory, CPU, clocks, which a neighbour's garbage would skew), and an explicit `// test: own process`.
  */
 const OWN_PROCESS = [
   /^(before|after|beforeEach|afterEach)\(/m,
@@ -23,8 +22,8 @@ const OWN_PROCESS = [
   /temp-env|term-harness|in-process|child_process|node-child|execa|node-pty|support\.js|-support|worker_threads|node:net/,
 ];
 
-export function sharesProcess(file, source) {
-  return !/^test\/restore\/|raw-pipe|hook-code-cache/.test(file) && !OWN_PROCESS.some((re) => re.test(source));
+export function sharesProcess(source) {
+  return !OWN_PROCESS.some((re) => re.test(source));
 }
 
 /**
@@ -35,7 +34,7 @@ export function sharesProcess(file, source) {
 export function batchFiles(root, files, weight, { maxSeconds = 20, minBatch = 2 } = {}) {
   const alone = [];
   const shared = [];
-  for (const f of files) (sharesProcess(f, readFileSync(join(root, f), 'utf8')) ? shared : alone).push(f);
+  for (const f of files) (sharesProcess(readFileSync(join(root, f), 'utf8')) ? shared : alone).push(f);
   const batches = [];
   let cur = [];
   let secs = 0;
