@@ -5,46 +5,13 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../support/wait-for.js';
+import { hasSchedstat, sliceMeter } from '../support/slice-meter.js';
 import { Screen } from '../../src/server/screen.js';
 import { Capture } from '../../src/restore/capture.js';
 import { unpackHistory } from '../../src/restore/history.js';
 import { snapshotJson, writeSnapshotFile, readSnapshot } from '../../src/restore/store.js';
 import { applyRestore, HISTORY_WRITE_CHARS } from '../../src/restore/apply.js';
 import { reduce, emptyState } from '../../src/core/reducer.js';
-
-const SCHEDSTAT = `/proc/self/task/${process.pid}/schedstat`;
-const hasSchedstat = (() => {
-  try {
-    readFileSync(SCHEDSTAT, 'utf8');
-    return true;
-  } catch {
-    return false;
-  }
-})();
-/** This thread's CPU time in ms (not zlib's pool, unlike process.cpuUsage). */
-const threadCpuMs = () => Number(readFileSync(SCHEDSTAT, 'utf8').split(' ')[0]) / 1e6;
-
-/** The longest main-thread CPU slice between two 1 ms timer turns until stop() is called. */
-function sliceMeter(): { stop(): number } {
-  let last = threadCpuMs();
-  let max = 0;
-  let t: NodeJS.Timeout;
-  const tick = () => {
-    const c = threadCpuMs();
-    max = Math.max(max, c - last);
-    last = c;
-    t = setTimeout(tick, 1);
-  };
-  t = setTimeout(tick, 1);
-  return {
-    stop() {
-      clearTimeout(t);
-      tick();
-      clearTimeout(t);
-      return max;
-    },
-  };
-}
 
 const write = (s: Screen, d: string) => new Promise<void>((r) => s.write(d, r));
 const styled = (tag: string, n: number, width: number) =>
