@@ -92,6 +92,8 @@ function writeCache(dir, file, key, script) {
     const tmp = `${file}.${process.pid}.tmp`;
     fs.writeFileSync(tmp, Buffer.concat([key, script.createCachedData()]), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
+    // The one name the cache had before it was per bundle (castellan 0.1 up to ec01304): nothing reads it any more.
+    fs.rmSync(join(dir, `hook-main-${process.version}-${process.arch}.v8cache`), { force: true });
   } catch {
     /* a cache is an optimisation: never an error */
   }

@@ -71,6 +71,20 @@ describe('the hook bridge code cache', { concurrency: false, skip: !onNode20 && 
     assert.equal(statSync(cache).mtimeMs, before, 'a good cache is not rewritten');
   });
 
+  test('writing it removes the cache file of the old, single name (before one per bundle), and nothing else', async () => {
+    const { home: h, cache } = home();
+    const state = dirname(cache);
+    mkdirSync(state, { recursive: true, mode: 0o700 });
+    const old = join(state, `hook-main-${process.version}-${process.arch}.v8cache`);
+    const other = join(state, 'hook-main-v0.0.0-x64.v8cache');
+    writeFileSync(old, 'stale', { mode: 0o600 });
+    writeFileSync(other, 'not ours to judge', { mode: 0o600 });
+    await answersRight(h);
+    assert.ok(existsSync(cache), 'no cache written');
+    assert.ok(!existsSync(old), 'the old-name cache is left behind');
+    assert.ok(existsSync(other), 'another node\'s file was removed');
+  });
+
   test('with the cache, a call the server cannot decide still loads the lazy governance pipeline and denies', async () => {
     const { home: h, cache } = home();
     await answersRight(h);
