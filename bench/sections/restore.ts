@@ -16,44 +16,12 @@ import { track } from '../lib/cleanup.js';
 import type { BenchEnv } from '../lib/env.js';
 import { Ndjson } from '../lib/ndjson.js';
 import { alive, killPid, waitGone } from '../lib/proc.js';
+import { sliceMeter } from '../lib/slice-meter.js';
 import type { Row, SectionResult } from '../lib/report.js';
 import { log, median, MiB, now, round, shq, waitUntil } from '../lib/util.js';
 
 const PANES = 16;
 const LINES = 10_000;
-
-/** Main-thread CPU (ns) from /proc: this thread only, unlike process.cpuUsage (zlib's pool). Undefined off Linux. */
-function threadCpu(): (() => number) | undefined {
-  const file = `/proc/self/task/${process.pid}/schedstat`;
-  try {
-    readFileSync(file, 'utf8');
-  } catch {
-    return undefined;
-  }
-  return () => Number(readFileSync(file, 'utf8').split(' ')[0]);
-}
-
-/** The longest main-thread CPU slice between two 1 ms timer turns, from now until the returned function is called. */
-function sliceMeter(): () => number {
-  const cpu = threadCpu();
-  if (!cpu) return () => NaN;
-  let last = cpu();
-  let max = 0;
-  let t: NodeJS.Timeout | undefined;
-  const tick = () => {
-    const c = cpu();
-    max = Math.max(max, (c - last) / 1e6);
-    last = c;
-    t = setTimeout(tick, 1);
-  };
-  t = setTimeout(tick, 1);
-  return () => {
-    clearTimeout(t);
-    tick();
-    clearTimeout(t);
-    return max;
-  };
-}
 
 async function load<T>(b: BenchEnv, rel: string): Promise<T> {
   return (await import(pathToFileURL(join(b.root, 'dist', rel)).href)) as T;
@@ -112,7 +80,7 @@ async function inProcess(b: BenchEnv) {
     h.enable();
     const meter = sliceMeter();
     const r = await write();
-    slices.push(meter());
+    slices.push(meter.stop());
     h.disable();
     cold.push(r.ms);
     stalls.push(h.max / 1e6);
@@ -139,7 +107,7 @@ async function restoreSide(b: BenchEnv, paths: { stateDir: string; session: stri
   const t0 = now();
   const { loaded } = await loadSnapshot(paths);
   const loadMs = now() - t0;
-  const loadSliceMs = meter();
+  const loadSliceMs = meter.stop();
   if (!loaded) throw new Error('restore: the snapshot just written did not load');
   const plan = planRestore(loaded.snapshot, { shell: ['/bin/sh'], relaunch: [], isDir: () => true, fallbackCwd: '/' }, loaded.histories);
   const screens = new Map([...plan.panes.keys()].map((id) => [id, new Screen({ cols: 100, rows: 25, scrollback: LINES })]));
@@ -148,7 +116,7 @@ async function restoreSide(b: BenchEnv, paths: { stateDir: string; session: stri
   void applyRestore({ pane: (id) => ({ exited: false, lastOutputAt: 1, screen: screens.get(id)!, write: () => {} }), paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} }, plan);
   await Promise.all([...screens.values()].map((s) => new Promise<void>((r) => s.write('', r))));
   const paintMs = now() - t1;
-  const paintSliceMs = meter();
+  const paintSliceMs = meter.stop();
   for (const s of screens.values()) s.dispose();
   return { loadMs, loadSliceMs, paintMs, paintSliceMs };
 }

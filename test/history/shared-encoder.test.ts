@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { Screen } from '../../src/server/screen.js';
-import { hasSchedstat, sliceMeter } from '../support/slice-meter.js';
+import { hasSchedstat, sliceMeter } from '../../bench/lib/slice-meter.js';
 import { waitFor } from '../support/wait-for.js';
 
 const PANES = 16;

@@ -5,7 +5,7 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../support/wait-for.js';
-import { hasSchedstat, sliceMeter } from '../support/slice-meter.js';
+import { hasSchedstat, sliceMeter } from '../../bench/lib/slice-meter.js';
 import { Screen } from '../../src/server/screen.js';
 import { Capture } from '../../src/restore/capture.js';
 import { unpackHistory } from '../../src/restore/history.js';
