@@ -57,7 +57,6 @@ export class PaneRuntime {
   readonly pty: PtyProcess | undefined;
   /** Output read from the pty and not parsed yet: parsed in turns with the other panes (parse-feed.ts). */
   private readonly feed: PaneFeed;
-  private readonly scheduler: ParseScheduler;
   exited = false;
   /** When output was last parsed (for detection's "recent change" and input-priority frames). */
   lastOutputAt = 0;
@@ -75,8 +74,7 @@ export class PaneRuntime {
     this.screen.onTitle((t) => o.onTitle(t));
     this.screen.onBell(() => o.onBell());
     this.screen.onNotify((n) => o.onNotify(n));
-    this.scheduler = o.scheduler ?? parseScheduler;
-    this.feed = this.scheduler.feed({ parse: (d) => this.screen.parseNow(d) }, (queued) => {
+    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued) => {
       if (queued < LOW) this.pty?.resume();
     });
     let pty: PtyProcess | undefined;
