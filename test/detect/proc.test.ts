@@ -30,7 +30,8 @@ test('a real tree: the root and its children with their argv', { skip: !HAS_PROC
   try {
     const tree = await waitFor(() => {
       const t = readPaneProcesses(child.pid!);
-      return t.processes.length === 2 && t.processes.every((p) => p.comm === 'sleep') ? t : undefined;
+      // comm turns to `sleep` at exec a moment before /proc shows the new argv (read empty meanwhile): wait for both.
+      return t.processes.length === 2 && t.processes.every((p) => p.comm === 'sleep' && p.argv.length > 0) ? t : undefined;
     });
     assert.equal(tree.rootPid, child.pid);
     assert.deepEqual(tree.processes.map((p) => p.argv).sort(), [['sleep', '30'], ['sleep', '31']]);
