@@ -1,6 +1,9 @@
 #!/usr/bin/env node
-// Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner under tsx, slowest first.
-// Usage: node scripts/run-tests.mjs [--record-times] [filter...]   (a filter is a substring of the test file path)
+// Finds test files (Node 20's --test takes no globs) and runs them with the built-in runner, slowest first, as plain JS
+// compiled once by scripts/compile-tests.mjs into dist-test/ (tsx in every test process cost ~0.5-1 s of CPU each).
+// Usage: node scripts/run-tests.mjs [--record-times] [filter...]   (a filter is a substring of the test file path,
+//   test/core/reducer.test.ts, as before: filters, durations and batching all speak of the .ts sources)
+//   CASTELLAN_TEST_TSX=1 runs the .ts sources under tsx instead (the old way; no dist-test/).
 //   CASTELLAN_TEST_CONCURRENCY=N runs N files at once (default 2; see below).
 //   CASTELLAN_TEST_BATCH=0 runs every file in its own process (by default small files share one: scripts/test-batches.mjs).
 //   --record-times updates scripts/test-durations.json (the order's weights) with this run's per-file test time.
@@ -8,6 +11,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { spawn } from 'node:child_process';
 import { batchFiles } from './test-batches.mjs';
+import { compiledPath, compileTests } from './compile-tests.mjs';
 const root = new URL('..', import.meta.url).pathname;
 const walk = (dir) => readdirSync(dir).flatMap((n) => {
   const p = join(dir, n);
@@ -30,8 +34,18 @@ const weight = (f) => durations[f] ?? 10;
 const files = walk(join(root, 'test')).map((f) => relative(root, f)).sort()
   .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)));
 if (files.length === 0) { console.error('no test files match', filters); process.exit(1); }
-const batched = process.env.CASTELLAN_TEST_BATCH === '0' ? { alone: files, entries: [], cleanup: () => {} } : batchFiles(root, files, weight);
-const entries = [...batched.alone.map((f) => ({ path: f, weight: weight(f) })), ...batched.entries]
+const tsx = process.env.CASTELLAN_TEST_TSX === '1';
+if (!tsx) {
+  try {
+    await compileTests(root);
+  } catch (e) {
+    console.error(e.message);
+    process.exit(1);
+  }
+}
+const load = tsx ? (f) => f : compiledPath;
+const batched = process.env.CASTELLAN_TEST_BATCH === '0' ? { alone: files, entries: [], cleanup: () => {} } : batchFiles(root, files, weight, { load });
+const entries = [...batched.alone.map((f) => ({ path: load(f), weight: weight(f) })), ...batched.entries]
   .sort((a, b) => b.weight - a.weight).map((e) => e.path);
 // A test that hangs (a pane that never answers, a wait without a deadline) fails after 3 minutes instead of eating
 // the CI's 90 (test/agents/server.test.ts once hung 30 minutes under load).
@@ -43,7 +57,9 @@ const concurrency = flags.some((f) => f.startsWith('--test-concurrency')) ? [] :
 const reporters = record
   ? ['--test-reporter=spec', '--test-reporter-destination=stdout', `--test-reporter=${join(root, 'scripts/test-times-reporter.mjs')}`, '--test-reporter-destination=stdout']
   : ['--test-reporter=spec'];
-const child = spawn(process.execPath, ['--import', 'tsx', '--test', ...reporters, ...concurrency, ...timeout, ...flags, ...entries], { cwd: root, stdio: 'inherit' });
+// --enable-source-maps: a failure's stack names the .ts line (each compiled file carries an inline map).
+const loader = tsx ? ['--import', 'tsx'] : ['--enable-source-maps'];
+const child = spawn(process.execPath, [...loader, '--test', ...reporters, ...concurrency, ...timeout, ...flags, ...entries], { cwd: root, stdio: 'inherit' });
 child.on('exit', (code, sig) => {
   batched.cleanup();
   process.exit(code ?? (sig ? 1 : 0));

@@ -29,9 +29,10 @@ export function sharesProcess(source) {
 /**
  * Splits `files` into those run alone and batch files of at most `maxSeconds` of recorded test time each (a batch
  * runs its files one after the other, so a long batch would be the tail). Returns the list to hand to `node --test`
- * and a cleanup for the temp dir the batch files live in.
+ * and a cleanup for the temp dir the batch files live in. `load` maps a file (whose source decides whether it may share)
+ * to the module the batch imports (run-tests.mjs: its compiled JS under dist-test/).
  */
-export function batchFiles(root, files, weight, { maxSeconds = 20, minBatch = 2 } = {}) {
+export function batchFiles(root, files, weight, { maxSeconds = 20, minBatch = 2, load = (f) => f } = {}) {
   const alone = [];
   const shared = [];
   for (const f of files) (sharesProcess(readFileSync(join(root, f), 'utf8')) ? shared : alone).push(f);
@@ -55,7 +56,7 @@ export function batchFiles(root, files, weight, { maxSeconds = 20, minBatch = 2 
   const dir = mkdtempSync(join(tmpdir(), 'cst-tests-'));
   const entries = real.map((b, i) => {
     const p = join(dir, `batch-${i + 1}.test.mjs`);
-    writeFileSync(p, `// ${b.join(' ')}\n${b.map((f) => `await import(${JSON.stringify(pathToFileURL(join(root, f)).href)});`).join('\n')}\n`);
+    writeFileSync(p, `// ${b.join(' ')}\n${b.map((f) => `await import(${JSON.stringify(pathToFileURL(join(root, load(f))).href)});`).join('\n')}\n`);
     return { path: p, files: b, weight: b.reduce((s, f) => s + weight(f), 0) };
   });
   return { alone: [...alone, ...singles], entries, cleanup: () => rmSync(dir, { recursive: true, force: true }) };

@@ -1,5 +1,6 @@
 // Test reporter for `run-tests.mjs --record-times`: sums each file's top-level test durations into scripts/test-durations.json (seconds).
 import { readFileSync, writeFileSync } from 'node:fs';
+import { sourcePath } from './compile-tests.mjs';
 export default async function* timesReporter(source) {
   const root = new URL('..', import.meta.url).pathname;
   const file = new URL('./test-durations.json', import.meta.url).pathname;
@@ -12,7 +13,8 @@ export default async function* timesReporter(source) {
   const per = {};
   for await (const e of source) {
     if ((e.type === 'test:pass' || e.type === 'test:fail') && e.data.nesting === 0 && e.data.file) {
-      const f = e.data.file.startsWith(root) ? e.data.file.slice(root.length) : e.data.file;
+      // Keyed by the .ts source, whether the run loaded it under tsx or compiled (dist-test/.../x.test.js).
+      const f = sourcePath(root.slice(0, -1), e.data.file.startsWith(root) ? e.data.file.slice(root.length) : e.data.file);
       per[f] = (per[f] ?? 0) + (e.data.details?.duration_ms ?? 0) / 1000;
     }
   }

@@ -4,8 +4,8 @@ import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { pathToFileURL } from 'node:url';
 import { REPO, makeTempEnv, type TempEnv } from '../support/temp-env.js';
+import { importTs } from '../support/pi-extension.js';
 
 type Handler = (event: unknown, ctx: unknown) => unknown;
 const SOURCE = readFileSync(join(REPO, 'share/integrations/pi/castellan.ts'), 'utf8');
@@ -14,7 +14,7 @@ const SOURCE = readFileSync(join(REPO, 'share/integrations/pi/castellan.ts'), 'u
 async function loadExtension(dir: string, name: string, argv: string[] | null): Promise<Map<string, Handler>> {
   const file = join(dir, `${name}.ts`);
   writeFileSync(file, SOURCE.split('\n').map((l) => (l.endsWith('// @castellan-command') ? `const INSTALLED_COMMAND: string[] | null = ${JSON.stringify(argv)}; // @castellan-command` : l)).join('\n'));
-  const mod = (await import(pathToFileURL(file).href)) as { default: (pi: { on(e: string, h: Handler): void }) => void };
+  const mod = (await importTs(file)) as { default: (pi: { on(e: string, h: Handler): void }) => void };
   const handlers = new Map<string, Handler>();
   mod.default({ on: (e, h) => handlers.set(e, h) });
   return handlers;

@@ -17,9 +17,27 @@ export function writeExtension(dir: string, name: string, argv: string[] | null)
   return file;
 }
 
+/**
+ * Imports a .ts file as ESM. Under tsx (pi-driver.ts in a pane) it imports as it is; the test processes run compiled
+ * JS (scripts/compile-tests.mjs) with no .ts loader, so there esbuild compiles it to a .mjs beside it first, keeping
+ * the .ts's import.meta.url (the extension finds bin/castellan.js from it).
+ */
+export async function importTs(file: string): Promise<unknown> {
+  try {
+    return await import(pathToFileURL(file).href);
+  } catch (e) {
+    if ((e as { code?: string }).code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw e;
+  }
+  const { transform } = await import('esbuild');
+  const r = await transform(readFileSync(file, 'utf8'), { loader: 'ts', format: 'esm', target: 'node20', sourcemap: 'inline', sourcefile: file, define: { 'import.meta.url': JSON.stringify(pathToFileURL(file).href) } });
+  const js = file.replace(/\.ts$/, '.mjs');
+  writeFileSync(js, r.code);
+  return import(pathToFileURL(js).href);
+}
+
 /** Loads an extension file into this process (it reads CASTELLAN_* from process.env as it registers) and returns its handlers. */
 export async function loadHandlers(file: string): Promise<Map<string, Handler>> {
-  const mod = (await import(pathToFileURL(file).href)) as { default: (pi: { on(e: string, h: Handler): void }) => void };
+  const mod = (await importTs(file)) as { default: (pi: { on(e: string, h: Handler): void }) => void };
   const handlers = new Map<string, Handler>();
   mod.default({ on: (e, h) => handlers.set(e, h) });
   return handlers;
