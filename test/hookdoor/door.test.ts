@@ -129,6 +129,26 @@ describe('the hook door against a real server', { concurrency: false }, () => {
     assert.equal(r.code, 0);
   });
 
+  test('stdin a terminal: the Node bridge runs as the plain line would (its own read rules)', { skip: !existsSync('/usr/bin/script') && 'no script(1)' }, async () => {
+    node.reset();
+    // script(1) gives the line a pty for stdin; the bridge then reads nothing and judges nothing (exit 0).
+    const file = join(env.root, 'tty-line.sh');
+    writeFileSync(file, door('claude') + '\n');
+    const r = await new Promise<{ code: number | null }>((resolve) => {
+      const p = spawn('script', ['-qec', `/bin/sh ${file}`, '/dev/null'], { env: hookEnv, cwd: env.home, stdio: ['pipe', 'pipe', 'pipe'] });
+      const killer = setTimeout(() => p.kill('SIGKILL'), 20_000);
+      p.stdout.resume();
+      p.stderr.resume();
+      p.on('close', (code) => {
+        clearTimeout(killer);
+        resolve({ code });
+      });
+      p.stdin.end();
+    });
+    assert.equal(r.code, 0);
+    assert.equal(node.marks(), 1, 'a terminal on stdin: handed to node');
+  });
+
   test('a second server on another socket has its own door; a stopped server removes its door', async () => {
     const other = makeTempEnv();
     try {
