@@ -13,6 +13,7 @@ import type { AgentName } from '../../src/integrations/types.js';
 import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
 import { markingNode, runLine } from './support.js';
+import { auditRecords } from '../robustness/bridge-support.js';
 
 const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
 const PRE: Record<AgentName, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', pi: 'tool_call' };
@@ -147,6 +148,28 @@ describe('the hook door against a real server', { concurrency: false }, () => {
     });
     assert.equal(r.code, 0);
     assert.equal(node.marks(), 1, 'a terminal on stdin: handed to node');
+  });
+
+  test('a server stopped mid-call: the Node bridge decides after door.sh\'s wait, and the resumed server does not decide it again', async () => {
+    const pid = await env.serverPid();
+    assert.ok(pid);
+    node.reset();
+    const payload = JSON.stringify(call('claude', 'shell', env.home, { command: 'touch stopped-marker' }));
+    process.kill(pid, 'SIGSTOP');
+    let r;
+    try {
+      r = await runLine(door('claude'), hookEnv, payload, { cwd: env.home });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    assert.equal(node.marks(), 1);
+    assert.match(r.stdout, /"permissionDecision":"deny"/);
+    // The resumed server reads the old request: too late to start, so it is not judged (nor audited) a second time.
+    await waitFor(async () => (await env.serverRunning()) || undefined, { timeoutMs: 10_000 });
+    const ok = await runLine(door('claude'), hookEnv, JSON.stringify(call('claude', 'read', env.home)), { cwd: env.home });
+    assert.equal(ok.stdout, '');
+    const audits = auditRecords(env.stateDir).filter((a) => JSON.stringify(a).includes('stopped-marker'));
+    assert.equal(audits.length, 1, JSON.stringify(audits));
   });
 
   test('a second server on another socket has its own door; a stopped server removes its door', async () => {
