@@ -8,6 +8,7 @@
 // `fallback`, and door.sh runs the Node bridge as before. The contract: docs/integrations.md, "The hook door".
 import { execFile } from 'node:child_process';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { lstat, readdir, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
 import { LineSplitter, parseRequestLine, type DoorRequest } from './request.js';
@@ -66,6 +67,28 @@ function claimDir(dir: string): string | undefined {
     }
   }
   return undefined;
+}
+
+/** Removes request files older than STALE_MS (door.sh waits at most 10 s for a payload and 3 s for the reply). Never throws. */
+export async function sweepStale(dir: string, now: number): Promise<number> {
+  let n = 0;
+  try {
+    for (const name of await readdir(dir)) {
+      if (!/^[0-9]+\.(req|pay|out)$/.test(name)) continue;
+      const p = join(dir, name);
+      try {
+        if (now - (await lstat(p)).mtimeMs > STALE_MS) {
+          await unlink(p);
+          n++;
+        }
+      } catch {
+        /* gone already */
+      }
+    }
+  } catch {
+    /* the door is gone */
+  }
+  return n;
 }
 
 /**
@@ -160,6 +183,9 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
     stream.destroy();
     return refused(`pid file: ${(e as Error).message}`);
   }
+  // Files of requesters killed without their trap (SIGKILL) would pile up in a server that runs for weeks: a payload may be 8 MiB.
+  const sweeper = setInterval(() => void sweepStale(dir, Date.now()), STALE_MS);
+  sweeper.unref();
   o.log(`hook door open at ${dir}`);
   return {
     dir,
@@ -167,6 +193,7 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
     close() {
       if (closed) return;
       closed = true;
+      clearInterval(sweeper);
       queue.length = 0;
       stream.destroy();
       // Only when it is still our door (a server that replaced ours on the same socket path keeps its own).

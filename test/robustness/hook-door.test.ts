@@ -4,11 +4,11 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
-import { openHookDoor, type HookDoor } from '../../src/hookdoor/index.js';
+import { openHookDoor, sweepStale, type HookDoor } from '../../src/hookdoor/index.js';
 import type { ServeResult } from '../../src/hookdoor/serve.js';
 import type { DoorRequest } from '../../src/hookdoor/request.js';
 import { waitFor } from '../support/wait-for.js';
@@ -181,6 +181,20 @@ describe('the hook door against hostile requests', { concurrency: false }, () =>
     assert.ok(p99 < 100, `p99 ${p99} ms`);
     assert.equal(door.stats.pending, 0);
   });
+});
+
+test('the sweep removes request files left by requesters killed long ago, and only those', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'cst-hd3-'));
+  try {
+    for (const f of ['1.req', '1.pay', '2.out', 'in', 'pid', 'notes']) writeFileSync(join(root, f), 'x');
+    writeFileSync(join(root, '3.pay'), 'fresh');
+    for (const f of ['1.req', '1.pay', '2.out', 'in', 'pid', 'notes']) execFileSync('touch', ['-d', '2 hours ago', join(root, f)]);
+    assert.equal(await sweepStale(root, Date.now()), 3);
+    assert.deepEqual(readdirSync(root).sort(), ['3.pay', 'in', 'notes', 'pid']);
+    assert.equal(await sweepStale(join(root, 'missing'), Date.now()), 0);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
 });
 
 describe('a door directory that is not safe at start', () => {
