@@ -147,6 +147,8 @@ export async function hookBridge(b: BenchEnv, section: string, calls: number): P
       nodeZero: { cmd: `${node} -e 0`, input: '', env: noCa },
       hookLine: { cmd: `sh -c ${shq(line)}`, input: pre },
       hookLinePipe: { cmd: `sh -c ${shq(line)}`, input: pre, viaPipe: true },
+      // Door off: the line as it was before the hook door (the Node bridge in the foreground), what door.sh falls back to.
+      hookLineNode: { cmd: `sh -c ${shq(hookCommand(argv, 'claude', 'PreToolUse'))}`, input: pre },
       // The installed line runs a state-only event's bridge in the background: the agent waits for sh and `head` only.
       hookLineState: {
         cmd: `sh -c ${shq(installedHookCommand(argv, 'claude', 'UserPromptSubmit'))}`,
@@ -181,14 +183,16 @@ export async function hookBridge(b: BenchEnv, section: string, calls: number): P
     { section: S, metric: 'node -e 0 (floor), median CPU', unit: 'ms', castellan: m('nodeZero', 'cpuMs'), digits: 1 },
     {
       section: S,
-      metric: `hook bridge PreToolUse: sh -c <installed hook line>, pane env (${caNote}), payload on a socketpair, median wall`,
+      metric: `hook bridge PreToolUse: sh -c <installed hook line> (through the hook door), pane env (${caNote}), payload on a socketpair, median wall`,
       unit: 'ms',
       castellan: m('hookLine', 'wallMs'),
       digits: 1,
       target: '< 60',
       pass: m('hookLine', 'wallMs') < 60,
     },
-    { section: S, metric: 'hook bridge PreToolUse: sh -c <installed hook line>, median CPU (sh + node)', unit: 'ms', castellan: m('hookLine', 'cpuMs'), digits: 1 },
+    { section: S, metric: 'hook bridge PreToolUse: sh -c <installed hook line>, median CPU (sh + door.sh + coreutils, or node when handed on)', unit: 'ms', castellan: m('hookLine', 'cpuMs'), digits: 1 },
+    { section: S, metric: 'hook bridge PreToolUse, door off: sh -c <the plain Node bridge line, what door.sh falls back to>, median wall', unit: 'ms', castellan: m('hookLineNode', 'wallMs'), digits: 1 },
+    { section: S, metric: 'hook bridge PreToolUse, door off: median CPU (sh + node)', unit: 'ms', castellan: m('hookLineNode', 'cpuMs'), digits: 1 },
     { section: S, metric: 'hook bridge PreToolUse: sh -c <installed hook line>, payload through a shell pipe, median wall', unit: 'ms', castellan: m('hookLinePipe', 'wallMs'), digits: 1 },
     { section: S, metric: 'hook bridge state-only event (UserPromptSubmit): sh -c <installed hook line> (bridge in the background), median wall the agent waits', unit: 'ms', castellan: m('hookLineState', 'wallMs'), digits: 1 },
     { section: S, metric: 'hook bridge state-only event (UserPromptSubmit): the same bridge in the foreground, median wall', unit: 'ms', castellan: m('hookStateFg', 'wallMs'), digits: 1 },

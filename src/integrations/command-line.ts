@@ -4,13 +4,15 @@ import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CA_CERTS_ASSIGNMENTS } from './ca-certs.js';
 import { toolEventKind } from './govern.js';
-import { HOOK_PAYLOAD_MAX_BYTES } from './hook-input.js';
+import { GATE_READ_MS, HOOK_PAYLOAD_MAX_BYTES, STATE_READ_MS } from './hook-input.js';
 import { HARNESS_TABLES } from './tables.js';
 import type { AgentName } from './types.js';
 
 /** This checkout's CLI shim (dist/integrations/ and src/integrations/ both sit two levels below the repo root). */
 export const CASTELLAN_BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
 export const REPO_ROOT = fileURLToPath(new URL('../..', import.meta.url));
+/** The hook door's sh side (src/hookdoor/): hands a foreground event to the server without a Node start. */
+export const DOOR_SH = fileURLToPath(new URL('../../share/hooks/door.sh', import.meta.url));
 
 /** Single-quotes for POSIX sh (`'` becomes `'\''`); plain words stay bare so commands read well. */
 export function shellQuote(s: string): string {
@@ -62,16 +64,36 @@ export function hookCommand(argv: readonly string[], agent: string, event: strin
   return `[ -z "$CASTELLAN_ENV" ] || if [ -n "$CASTELLAN_AGENT_ID" ] || [ -t 0 ]; then ${run}; else p=$(head -c ${HOOK_PAYLOAD_MAX_BYTES + 1}); { printf '%s' "$p" | ${run}; } >/dev/null 2>&1 & fi`;
 }
 
+/** A tool event castellan governs, or the turn's end: the events whose installed line waits for an answer (and takes the door). */
+export function doorEvent(agent: AgentName, event: string): boolean {
+  return toolEventKind(agent, event) !== undefined || HARNESS_TABLES[agent].rows.find((r) => r.event === event)?.stage === 'Stop';
+}
+
 /**
  * The line castellan installs for one of an agent's events: in the background unless it is a tool event castellan
  * governs, or the turn's end. At a turn's end the agent has nothing left to do for the user, and while it waits the
  * bridge has the CPU the agent would take for its end-of-turn redraw: with the Stop bridge in the background the
  * badge's turn end came 30-60 ms later on the project's 2-core machine (badge-latency, Claude and Codex with hooks:
  * tool answer -> rest 160 and 133 ms median, against 121 and 70 with it in the foreground).
+ *
+ * Those foreground events go through the hook door (share/hooks/door.sh, src/hookdoor/): sh hands the call to the
+ * pane's server over a FIFO and prints its answer, a few ms instead of a node start (~100 ms here); what the door
+ * cannot serve, door.sh execs the very bridge command this line used to run. A `--use-path` install (argv is just
+ * `castellan`) keeps the plain bridge line: it has no checkout to find door.sh in.
  */
 export function installedHookCommand(argv: readonly string[], agent: AgentName, event: string): string {
-  const turnEnd = HARNESS_TABLES[agent].rows.find((r) => r.event === event)?.stage === 'Stop';
-  return hookCommand(argv, agent, event, { background: toolEventKind(agent, event) === undefined && !turnEnd });
+  if (!doorEvent(agent, event)) return hookCommand(argv, agent, event, { background: true });
+  if (argv.length !== 2) return hookCommand(argv, agent, event);
+  return doorCommand(argv, agent, event);
+}
+
+/**
+ * `door.sh SECONDS NODE BIN hook AGENT EVENT`: SECONDS is how long sh waits for the payload (the bridge's own read
+ * deadline for the event, hook-input.ts), and the rest is the bridge's argv, so `isCastellanCommand` still knows the line.
+ */
+export function doorCommand(argv: readonly string[], agent: AgentName, event: string): string {
+  const seconds = (toolEventKind(agent, event) === 'pre' ? GATE_READ_MS : STATE_READ_MS) / 1000;
+  return `[ -z "$CASTELLAN_ENV" ] || ${CA_CERTS_ASSIGNMENTS} exec /bin/sh ${shellQuote(DOOR_SH)} ${seconds} ${[...argv, 'hook', agent, event].map(shellQuote).join(' ')}`;
 }
 
 /** Codex `notify` argv: the same guard through sh, with the JSON Codex appends passed on as the payload argument. */

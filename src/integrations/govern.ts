@@ -6,6 +6,12 @@ import { askServerDecision, type DecideRequest } from './server-decide.js';
 import type { AgentName } from './types.js';
 import { isPaneId } from '../platform/pane-id.js';
 
+/**
+ * Thrown in server-only mode (the hook door, src/hookdoor/) wherever the bridge would do more than pass on the server's
+ * answer (the local pipeline, an agent's own hooks, a payload denial): the door then hands the call to the Node bridge.
+ */
+export class NeedsBridge extends Error {}
+
 export interface HookAnswer {
   exitCode: number;
   stdout?: string;
@@ -143,6 +149,12 @@ export interface GovernHookInput {
   beforeLocal?: () => Promise<unknown>;
   /** The hook call's connection to the server, shared with the state report (bridge-link.ts). */
   link?: BridgeLink;
+  /** Only the server's answer: throw NeedsBridge instead of judging here or asking the agent's own hooks. */
+  serverOnly?: boolean;
+  /** Passed to hook.decide: epoch ms past which the server must not decide. */
+  deadlineAt?: number;
+  /** The audited hook process, default this one. */
+  pid?: number;
 }
 
 /** The agent's SubagentStop hooks for this call; a server that cannot be asked denies (they may exist to forbid it). */
@@ -173,6 +185,8 @@ export const loadPipeline = () => import('../hooks/pipeline.js');
 export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | undefined> {
   const kind = toolEventKind(o.agent, o.event);
   if (!kind) return undefined;
+  // Before anything is asked: once the server has decided (and audited) a call, the bridge must not decide it again.
+  if (o.serverOnly && o.env.CASTELLAN_AGENT_ID) throw new NeedsBridge('the agent\'s own hooks are asked by the bridge');
   const p = obj(o.payload);
   const call = toolCallOf(o.agent, o.payload);
   const cwd = str(p.cwd) ?? o.cwd;
@@ -183,9 +197,10 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   const prompt = o.agent === 'claude' ? 'defer' : 'ui';
   const remote = (req: Omit<DecideRequest, 'tool' | 'argv' | 'cwd' | 'toolInput' | 'agentId' | 'paneId' | 'prompt' | 'env' | 'paths'>) =>
     o.paths
-      ? askServerDecision({ ...req, tool: call.tool, argv: call.argv, cwd, toolInput: call.toolInput, agentId, paneId, prompt, env: o.env, paths: { ...o.paths, socket: o.socket ?? o.paths.socket } }, { link: o.link })
+      ? askServerDecision({ ...req, tool: call.tool, argv: call.argv, cwd, toolInput: call.toolInput, agentId, paneId, prompt, env: o.env, paths: { ...o.paths, socket: o.socket ?? o.paths.socket } }, { link: o.link, ...(o.deadlineAt !== undefined ? { deadlineAt: o.deadlineAt } : {}), ...(o.pid !== undefined ? { pid: o.pid } : {}) })
       : Promise.resolve(undefined);
   const local = async () => {
+    if (o.serverOnly) throw new NeedsBridge('the server did not decide this call');
     await o.beforeLocal?.();
     return loadPipeline();
   };

@@ -6,8 +6,8 @@ import type { Paths } from '../platform/paths.js';
 import { bridgeLog, eventSeq, parsePayload, runBridge } from './bridge.js';
 import { agentEnv } from './ca-certs.js';
 import { BridgeLink } from './bridge-link.js';
-import { denyAnswer, denyUnreadable, governToolHook, toolEventKind, type HookAnswer } from './govern.js';
-import { argvInput, gatePayload, readDeadline, readStdin } from './hook-input.js';
+import { denyAnswer, denyUnreadable, governToolHook, NeedsBridge, toolEventKind, type HookAnswer } from './govern.js';
+import { argvInput, gatePayload, notClosed, readDeadline, readStdin, type HookInput } from './hook-input.js';
 import { writeErr, writeOut } from './hook-output.js';
 import { isAgentName } from './tables.js';
 import type { AgentName } from './types.js';
@@ -23,6 +23,25 @@ export interface HookContext {
   cwd: string;
 }
 
+/**
+ * How one run gets its payload and gives its answer. The bridge process takes the defaults (stdin or the argument,
+ * its own stdout and stderr, its start time); the hook door (src/hookdoor/) runs the same code inside the server with
+ * the payload its sh side read, a sink for the answer, the request's arrival as seq, and `serverOnly`: whatever is
+ * not "the server answered" throws NeedsBridge, and the door hands the call to the Node bridge.
+ */
+export interface HookIO {
+  input?: HookInput;
+  out?: (stream: 'stdout' | 'stderr', text: string) => void;
+  seq?: number;
+  serverOnly?: boolean;
+  /** Epoch ms past which the server must not decide (the door's requester gives up soon after). */
+  deadlineAt?: number;
+  /** The audited hook process (the door's requester: the pid the Node bridge would have). */
+  pid?: number;
+}
+
+const stdio = (stream: 'stdout' | 'stderr', text: string) => (stream === 'stdout' ? writeOut(text) : writeErr(text));
+
 // Taken at process start, before anything else runs: concurrent hook processes are ordered by when the agent spawned them.
 const SEQ = eventSeq();
 
@@ -33,6 +52,7 @@ async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: s
   try {
     return await fn();
   } catch (e) {
+    if (e instanceof NeedsBridge) throw e;
     bridgeLog(stateDir, `governance error: ${(e as Error).stack ?? e}`);
     if (!pre) return undefined;
     // In the agent's protocol: pi's extension reads only the JSON answer, and an exit code alone would let the tool run.
@@ -41,7 +61,8 @@ async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: s
 }
 
 /** Runs one hook event; resolves with the exit code (the answer, if any, is already on stdout). */
-export async function runHook(agentCtx: HookContext, positionals: string[]): Promise<number> {
+export async function runHook(agentCtx: HookContext, positionals: string[], io: HookIO = {}): Promise<number> {
+  const out = io.out ?? stdio;
   // What this process runs (governance hooks, the agent's own hooks) gets the environment the agent gave the hook.
   const ctx = { ...agentCtx, env: agentEnv(agentCtx.env) };
   // Plain sessions stay untouched: not a byte read, no connection, no file.
@@ -50,19 +71,27 @@ export async function runHook(agentCtx: HookContext, positionals: string[]): Pro
   if (!agent || !event || positionals.length > 3) throw new HookUsageError('expected AGENT EVENT [PAYLOAD_JSON]');
   const kind = isAgentName(agent) ? toolEventKind(agent, event) : undefined;
   const gating = kind === 'pre';
-  const input = json === undefined ? await readStdin({ timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json);
+  // CASTELLAN_HOOK_UNCLOSED=BYTES: the hook door's sh side read that much and the writer did not close stdin in time.
+  const unclosed = json === undefined && !io.input && /^[0-9]{1,12}$/.test(ctx.env.CASTELLAN_HOOK_UNCLOSED ?? '') ? Number(ctx.env.CASTELLAN_HOOK_UNCLOSED) : undefined;
+  const input =
+    io.input ??
+    (unclosed !== undefined ? notClosed(readDeadline(ctx.env, gating), unclosed) : json === undefined ? await readStdin({ timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json));
+  // The door serves only what ends in the server's answer; an agent's own hooks may answer any of its events.
+  if (io.serverOnly && ctx.env.CASTELLAN_AGENT_ID) throw new NeedsBridge('an agent castellan started: its own hooks may answer');
   let payload: unknown;
   if (gating && isAgentName(agent)) {
     // A tool call is judged on its whole payload or not at all: what cannot be read is denied, never waved through.
     const g = input.ok ? gatePayload(agent, input.text) : { why: input.why };
     if ('why' in g) {
+      if (io.serverOnly) throw new NeedsBridge(`payload unreadable (${g.why})`);
       bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} denied: payload unreadable (${g.why})`);
       const a = await denyUnreadable({ agent, event, why: g.why, bytes: input.bytes, env: ctx.env, cwd: ctx.cwd, paths: ctx.paths });
-      writeOut(a.stdout + '\n');
+      out('stdout', a.stdout + '\n');
       return a.exitCode;
     }
     payload = g.payload;
   } else if (!input.ok) {
+    if (io.serverOnly) throw new NeedsBridge(input.why);
     // A state-only event is dropped rather than reported from half a payload; the agent is not kept waiting.
     bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} dropped: ${input.why}`);
     return HOOK_EXIT.ok;
@@ -70,13 +99,19 @@ export async function runHook(agentCtx: HookContext, positionals: string[]): Pro
   // The state report goes out first, before any governance code loads: the pane's badge follows it.
   // One connection carries the report and, for a tool call, hook.decide (pipelined: the report is written first).
   const link = new BridgeLink(ctx.paths.socket);
-  const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: SEQ, link });
+  const report = runBridge({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, stateDir: ctx.paths.stateDir, seq: io.seq ?? SEQ, link });
   // Tool events also go through castellan's governance (the server decides when it can, else the pipeline here, loaded
   // only once the report is through, so its synchronous load cannot eat the report's deadlines); the answer is the only
   // thing this command ever prints.
   const governed =
     isAgentName(agent) && kind
-      ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report, link }), ctx.paths.stateDir, agent, gating)
+      ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report, link, serverOnly: io.serverOnly, deadlineAt: io.deadlineAt, pid: io.pid }), ctx.paths.stateDir, agent, gating).catch(
+          // The door's report is through before it hands the call on (the bridge then reports with its later seq).
+          async (e: unknown) => {
+            await report;
+            throw e;
+          },
+        )
       : undefined;
   // A pane started by `castellan agent start` carries its agent id: that agent's own hooks answer its other events.
   const own =
@@ -85,8 +120,8 @@ export async function runHook(agentCtx: HookContext, positionals: string[]): Pro
       : undefined;
   await report;
   if (governed?.by && ctx.env.CASTELLAN_HOOK_DEBUG) bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} governed by the ${governed.by}`);
-  if (own?.stdout) writeOut(own.stdout + '\n');
-  if (governed?.stdout) writeOut(governed.stdout + '\n');
-  if (governed?.stderr) writeErr(governed.stderr + '\n');
+  if (own?.stdout) out('stdout', own.stdout + '\n');
+  if (governed?.stdout) out('stdout', governed.stdout + '\n');
+  if (governed?.stderr) out('stderr', governed.stderr + '\n');
   return governed?.exitCode ?? HOOK_EXIT.ok;
 }

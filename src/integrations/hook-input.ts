@@ -31,6 +31,9 @@ export function readDeadline(env: NodeJS.ProcessEnv, gating: boolean): number {
   return gating ? gate : Math.min(gate, STATE_READ_MS);
 }
 
+/** A payload whose writer did not close stdin within the deadline (also what the hook door's sh side reports: CASTELLAN_HOOK_UNCLOSED). */
+export const notClosed = (timeoutMs: number, bytes: number): HookInput => ({ ok: false, why: `stdin not closed within ${timeoutMs} ms; ${bytes} bytes read`, bytes });
+
 const tooLarge = (max: number, bytes: number): HookInput => ({ ok: false, why: `larger than ${size(max)}; stopped after ${bytes} bytes`, bytes });
 
 /**
@@ -62,7 +65,7 @@ export function readHookInput(stream: ByteSource, o: { timeoutMs: number; maxByt
       stream.destroy();
       resolve(r);
     };
-    const timer = setTimeout(() => finish({ ok: false, why: `stdin not closed within ${o.timeoutMs} ms; ${bytes} bytes read`, bytes }), o.timeoutMs);
+    const timer = setTimeout(() => finish(notClosed(o.timeoutMs, bytes)), o.timeoutMs);
     stream.on('data', (c: Buffer | string) => {
       const b = typeof c === 'string' ? Buffer.from(c) : c;
       bytes += b.length;

@@ -67,18 +67,21 @@ export function decideParams(r: DecideRequest, pid: number) {
 }
 
 /** The server's decision, or undefined (no server, an old one, a slow one, a call it leaves to the bridge). Never throws. */
-export async function askServerDecision(r: DecideRequest, o: { connectMs?: number; replyMs?: number; link?: BridgeLink } = {}): Promise<ServerDecision | undefined> {
+export async function askServerDecision(
+  r: DecideRequest,
+  o: { connectMs?: number; replyMs?: number; link?: BridgeLink; /** Epoch ms past which the server must not decide (the hook door's requester gives up then). */ deadlineAt?: number; /** The audited hook process (the door's requester), default this one. */ pid?: number } = {},
+): Promise<ServerDecision | undefined> {
   const goal = r.env.CASTELLAN_GOAL_ID || undefined;
   // What the server could not take as the bridge has it is decided by the bridge, so both record the same thing.
   if (!r.paths.socket || r.argv.reduce((n, a) => n + a.length, 0) > MAX_ARGV_CHARS || r.agentId.length > 300 || (goal?.length ?? 0) > 300) return undefined;
-  const params = decideParams(r, process.pid);
+  const params = decideParams(r, o.pid ?? process.pid);
   const replyMs = o.replyMs ?? DECIDE_REPLY_MS;
   // On the hook call's shared connection when it goes to this socket (the state report is on it already), else its own.
   const link = o.link?.socket === r.paths.socket ? o.link : new BridgeLink(r.paths.socket);
   try {
     // A server that reads the request after we gave up must not decide (and audit) it too: we decide it then.
     const a = await link.use(o.connectMs ?? DECIDE_CONNECT_MS, (api) =>
-      api.request<Record<string, unknown>>('hook.decide', { ...params, deadline: Date.now() + replyMs - 100 }, replyMs),
+      api.request<Record<string, unknown>>('hook.decide', { ...params, deadline: Math.min(Date.now() + replyMs - 100, o.deadlineAt ?? Infinity) }, replyMs),
     );
     if (a?.decided !== true || typeof a.decision !== 'string' || !DECISIONS.has(a.decision) || typeof a.source !== 'string') return undefined;
     return { decision: a.decision as ServerDecision['decision'], source: a.source, ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };

@@ -7,6 +7,7 @@ import { ServerSession } from './session.js';
 import { bindSocket, type BoundSocket } from './socket-bind.js';
 import { serve } from './socket-server.js';
 import { startYoungGenShrink } from './young-gen-shrink.js';
+import { openHookDoor } from '../hookdoor/index.js';
 
 export interface RunServerOpts {
   paths: Paths;
@@ -56,6 +57,7 @@ export async function runServer(o: RunServerOpts): Promise<void> {
       // Only our own socket inode is removed: a server that replaced ours keeps its path.
       bound.release();
       bound.server.close();
+      void door.then((d) => d?.close());
       // Exit once every pane program is gone (bounded by terminate.ts STOP_STEPS), giving queued "exit" messages a moment too.
       const exit = () => setTimeout(() => process.exit(0), 100).unref();
       void panesEnded.then(exit, exit);
@@ -64,6 +66,8 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   // The server is loaded and its session built: the socket goes to its path now, and connections wait (paused) until serve().
   bound.publish();
   serve(bound, session, log);
+  // Foreground hook calls without a Node start (src/hookdoor/); without it they take the Node bridge.
+  const door = openHookDoor({ socket: paths.socket, log });
   startYoungGenShrink();
   log(`listening on ${paths.socket} (session ${paths.session}, cwd ${o.cwd})`);
   // A polite stop keeps the session as it is now; kill -9 keeps the last snapshot written (at most a few seconds old).

@@ -6,7 +6,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { hookCommand, installedHookCommand } from '../../src/integrations/command-line.js';
+import { doorCommand, hookCommand, installedHookCommand, isCastellanCommand } from '../../src/integrations/command-line.js';
 import { toolEventKind } from '../../src/integrations/govern.js';
 import { installedEvents } from '../../src/integrations/tables.js';
 import { waitFor } from '../support/wait-for.js';
@@ -93,7 +93,13 @@ test('tool events castellan governs and the end of a turn keep the agent waiting
       assert.match(line, /^\[ -z "\$CASTELLAN_ENV" \] \|\| /);
     }
   }
-  assert.equal(installedHookCommand(['/n', '/c.js'], 'claude', 'PreToolUse'), hookCommand(['/n', '/c.js'], 'claude', 'PreToolUse'));
+  // The foreground ones go through the hook door, whose fallback is the very bridge argv of the plain line.
+  assert.equal(installedHookCommand(['/n', '/c.js'], 'claude', 'PreToolUse'), doorCommand(['/n', '/c.js'], 'claude', 'PreToolUse'));
+  assert.match(doorCommand(['/n', '/c.js'], 'claude', 'PreToolUse'), / exec \/bin\/sh \S+\/share\/hooks\/door\.sh 10 \/n \/c\.js hook claude PreToolUse$/);
+  assert.match(doorCommand(['/n', '/c.js'], 'claude', 'Stop'), /\/door\.sh 1 \/n \/c\.js hook claude Stop$/);
+  // `--use-path` installs keep the plain bridge line (no checkout to find door.sh in).
+  assert.equal(installedHookCommand(['castellan'], 'claude', 'PreToolUse'), hookCommand(['castellan'], 'claude', 'PreToolUse'));
+  assert.ok(isCastellanCommand(installedHookCommand(['/n', '/x/bin/castellan.js'], 'claude', 'PreToolUse')));
   // The turn ends castellan installs for, by name: a table change that moved one of them is seen here.
   for (const e of ['claude Stop', 'claude StopFailure', 'codex Stop', 'gemini AfterAgent']) assert.ok(foreground.includes(e), `${e}: ${foreground.join(', ')}`);
 });

@@ -206,7 +206,7 @@ describe('integrations install/uninstall (planning and applying)', () => {
     applyPlan(planInstall('gemini', 'user', c), 's');
     const v = JSON.parse(readFileSync(file, 'utf8'));
     assert.equal(v.hooks.BeforeTool[0].hooks[0].name, 'secret-scan');
-    assert.deepEqual(v.hooks.BeforeTool[1], { matcher: '.*', hooks: [{ type: 'command', name: 'castellan-BeforeTool', command: hookCommand(ARGV, 'gemini', 'BeforeTool'), timeout: 120_000 }] });
+    assert.deepEqual(v.hooks.BeforeTool[1], { matcher: '.*', hooks: [{ type: 'command', name: 'castellan-BeforeTool', command: installedHookCommand(ARGV, 'gemini', 'BeforeTool'), timeout: 120_000 }] });
     assert.equal(v.hooks.SessionStart[0].hooks[0].name, 'motd');
     assert.deepEqual(v.hooksConfig, { enabled: true, notifications: false });
     applyPlan(planUninstall('gemini', 'user', c), 's2');

@@ -1,0 +1,234 @@
+// The hook door end to end: door.sh through `sh -c` against a real server in a temp HOME answers exactly as the Node
+// bridge does (every agent, allow / deny / ask / unknown tool), serves concurrent calls each its own answer, and hands
+// every call it cannot serve to the Node bridge (a big payload, an agent castellan started, no live server, a server
+// that never answers) with the bridge's own answer.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync, spawn } from 'node:child_process';
+import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { doorCommand } from '../../src/integrations/command-line.js';
+import type { AgentName } from '../../src/integrations/types.js';
+import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
+import { waitFor } from '../support/wait-for.js';
+import { markingNode, runLine } from './support.js';
+import { auditRecords } from '../robustness/bridge-support.js';
+
+const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
+const PRE: Record<AgentName, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', pi: 'tool_call' };
+
+/** One tool call as each agent's gating event delivers it. */
+function call(agent: AgentName, tool: 'shell' | 'read' | 'write' | 'unknown', cwd: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
+  const input =
+    tool === 'shell' ? { command: 'touch x' } : tool === 'read' ? { file_path: join(cwd, 'a.txt') } : tool === 'write' ? { file_path: join(cwd, 'b.txt'), content: 'hi' } : { anything: 1 };
+  const name = {
+    shell: { claude: 'Bash', codex: 'Bash', gemini: 'run_shell_command', pi: 'bash' }[agent],
+    read: { claude: 'Read', codex: 'Read', gemini: 'read_file', pi: 'read' }[agent],
+    write: { claude: 'Write', codex: 'Write', gemini: 'write_file', pi: 'write' }[agent],
+    unknown: 'Frobnicate',
+  }[tool];
+  if (agent === 'pi') return { type: 'tool_call', toolName: name, toolCallId: 'c1', input: { ...input, ...extra } };
+  return { session_id: `s-${agent}`, hook_event_name: PRE[agent], tool_name: name, tool_input: { ...input, ...extra }, cwd };
+}
+
+describe('the hook door against a real server', { concurrency: false }, () => {
+  let env: TempEnv;
+  let node: ReturnType<typeof markingNode>;
+  let hookEnv: Record<string, string>;
+  before(async () => {
+    env = makeTempEnv();
+    node = markingNode(env.root);
+    mkdirSync(join(env.home, '.castellan'), { recursive: true });
+    writeFileSync(join(env.home, '.castellan', 'config.toml'), '[governance.permissions]\nshell = "deny"\nwrite = "prompt"\n');
+    assert.equal((await env.cli(['server', 'start', '--cols', '100', '--rows', '30'])).code, 0, env.logTail());
+    await waitFor(() => existsSync(join(`${env.socket}.door`, 'pid')), { timeoutMs: 10_000, message: 'the door to open' });
+    hookEnv = { ...env.env, CASTELLAN_ENV: '1', CASTELLAN_SOCKET: env.socket, CASTELLAN_PANE_ID: 'w1:p1' };
+  });
+  after(() => env.cleanup());
+
+  const door = (agent: AgentName, event = PRE[agent]) => doorCommand([node.path, BIN], agent, event);
+  /** The plain Node bridge for the same call (what door.sh falls back to). */
+  const bridge = (agent: AgentName, event = PRE[agent]) => `'${process.execPath}' '${BIN}' hook ${agent} ${event}`;
+
+  const cases: Array<[AgentName, 'shell' | 'read' | 'write' | 'unknown', string]> = [];
+  for (const agent of AGENTS) {
+    cases.push([agent, 'shell', 'deny'], [agent, 'read', 'allow'], [agent, 'unknown', 'allow']);
+  }
+  // Only Claude takes an "ask" answer (the others ask in castellan's UI, which the door leaves to the bridge).
+  cases.push(['claude', 'write', 'ask']);
+  for (const [agent, tool, want] of cases)
+    test(`${agent} ${tool}: the door answers (${want}) byte for byte as the Node bridge, without starting node`, async () => {
+      const payload = JSON.stringify(call(agent, tool, env.home));
+      node.reset();
+      const viaDoor = await runLine(door(agent), hookEnv, payload, { cwd: env.home });
+      assert.equal(node.marks(), 0, `the door handed the call to node (stderr ${viaDoor.stderr})`);
+      const viaBridge = await runLine(bridge(agent), hookEnv, payload, { cwd: env.home });
+      assert.deepEqual({ code: viaDoor.code, stdout: viaDoor.stdout, stderr: viaDoor.stderr }, { code: viaBridge.code, stdout: viaBridge.stdout, stderr: viaBridge.stderr });
+      if (want === 'allow') assert.equal(viaDoor.stdout, '');
+      else assert.match(viaDoor.stdout, want === 'deny' ? /deny|"block":true/ : /"permissionDecision":"ask"/);
+      // A served request leaves no file behind.
+      assert.deepEqual(readdirSync(`${env.socket}.door`).sort(), ['in', 'pid']);
+    });
+
+  test('the turn end (Stop) and a post-tool event go through the door too, and report the state', async () => {
+    node.reset();
+    const post = await runLine(door('claude', 'PostToolUse'), hookEnv, JSON.stringify({ session_id: 's', hook_event_name: 'PostToolUse', tool_name: 'Read', tool_input: { file_path: '/x' }, tool_response: {}, cwd: env.home }), { cwd: env.home });
+    assert.deepEqual([post.code, post.stdout, post.stderr], [0, '', '']);
+    const stop = await runLine(door('claude', 'Stop'), hookEnv, JSON.stringify({ session_id: 's', hook_event_name: 'Stop', cwd: env.home }), { cwd: env.home });
+    assert.deepEqual([stop.code, stop.stdout, stop.stderr], [0, '', '']);
+    assert.equal(node.marks(), 0);
+    const pane = await env.call<{ agent?: { state?: string } }>('pane.get', { pane_id: 'w1:p1' });
+    assert.equal(pane.agent?.state, 'done', 'the Stop report went in');
+  });
+
+  test('40 concurrent calls: each gets its own answer', async () => {
+    node.reset();
+    const runs = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => {
+        const tool = i % 2 ? 'shell' : 'read';
+        return runLine(door('claude'), hookEnv, JSON.stringify(call('claude', tool, env.home, { i })), { cwd: env.home }).then((r) => ({ r, tool }));
+      }),
+    );
+    for (const { r, tool } of runs) {
+      assert.equal(r.code, 0);
+      if (tool === 'shell') assert.match(r.stdout, /"permissionDecision":"deny"/);
+      else assert.equal(r.stdout, '');
+    }
+    // Under this box's load some may have been handed on; most must not.
+    assert.ok(node.marks() <= 4, `${node.marks()} of 40 went to node`);
+  });
+
+  test('a payload over 256 KiB goes to the Node bridge, byte for byte (binary included), and is answered as it would be', async () => {
+    node.reset();
+    const big = JSON.stringify(call('claude', 'shell', env.home, { pad: 'é\u0000\u00ff'.repeat(100_000) }));
+    const viaDoor = await runLine(door('claude'), hookEnv, big, { cwd: env.home });
+    assert.equal(node.marks(), 1);
+    assert.match(viaDoor.stdout, /"permissionDecision":"deny"/);
+    // Not JSON, with bytes that are not UTF-8: the bridge sees exactly them, and denies.
+    node.reset();
+    const bin = Buffer.concat([Buffer.from('{"tool_name":"Bash","tool_input":{"command":"ls"}'), Buffer.from([0xff, 0xfe, 0x00, 0x80])]);
+    const a = await runLine(door('claude'), hookEnv, bin, { cwd: env.home });
+    const b = await runLine(bridge('claude'), hookEnv, bin, { cwd: env.home });
+    assert.equal(node.marks(), 1, 'an unreadable payload is the bridge\'s to deny');
+    assert.equal(a.stdout, b.stdout);
+    assert.match(a.stdout, /could not be read/);
+  });
+
+  test('over 8 MiB: the bridge still sees "too big" and denies', async () => {
+    node.reset();
+    const huge = JSON.stringify(call('claude', 'read', env.home, { pad: 'x'.repeat(8 * 1024 * 1024) }));
+    const r = await runLine(door('claude'), hookEnv, huge, { cwd: env.home });
+    assert.equal(node.marks(), 1);
+    assert.match(r.stdout, /larger than 8 MiB/);
+  });
+
+  test('CASTELLAN_AGENT_ID set: the Node bridge answers (the agent\'s own hooks may)', async () => {
+    node.reset();
+    const r = await runLine(door('claude'), { ...hookEnv, CASTELLAN_AGENT_ID: 'nobody' }, JSON.stringify(call('claude', 'read', env.home)), { cwd: env.home });
+    assert.equal(node.marks(), 1);
+    assert.equal(r.code, 0);
+  });
+
+  test('stdin a terminal: the Node bridge runs as the plain line would (its own read rules)', { skip: !existsSync('/usr/bin/script') && 'no script(1)' }, async () => {
+    node.reset();
+    // script(1) gives the line a pty for stdin; the bridge then reads nothing and judges nothing (exit 0).
+    const file = join(env.root, 'tty-line.sh');
+    writeFileSync(file, door('claude') + '\n');
+    const r = await new Promise<{ code: number | null }>((resolve) => {
+      const p = spawn('script', ['-qec', `/bin/sh ${file}`, '/dev/null'], { env: hookEnv, cwd: env.home, stdio: ['pipe', 'pipe', 'pipe'] });
+      const killer = setTimeout(() => p.kill('SIGKILL'), 20_000);
+      p.stdout.resume();
+      p.stderr.resume();
+      p.on('close', (code) => {
+        clearTimeout(killer);
+        resolve({ code });
+      });
+      p.stdin.end();
+    });
+    assert.equal(r.code, 0);
+    assert.equal(node.marks(), 1, 'a terminal on stdin: handed to node');
+  });
+
+  test('a server stopped mid-call: the Node bridge decides after door.sh\'s wait, and the resumed server does not decide it again', async () => {
+    const pid = await env.serverPid();
+    assert.ok(pid);
+    node.reset();
+    const payload = JSON.stringify(call('claude', 'shell', env.home, { command: 'touch stopped-marker' }));
+    process.kill(pid, 'SIGSTOP');
+    let r;
+    try {
+      r = await runLine(door('claude'), hookEnv, payload, { cwd: env.home });
+    } finally {
+      process.kill(pid, 'SIGCONT');
+    }
+    assert.equal(node.marks(), 1);
+    assert.match(r.stdout, /"permissionDecision":"deny"/);
+    // The resumed server reads the old request: too late to start, so it is not judged (nor audited) a second time.
+    await waitFor(async () => (await env.serverRunning()) || undefined, { timeoutMs: 10_000 });
+    const ok = await runLine(door('claude'), hookEnv, JSON.stringify(call('claude', 'read', env.home)), { cwd: env.home });
+    assert.equal(ok.stdout, '');
+    const audits = auditRecords(env.stateDir).filter((a) => JSON.stringify(a).includes('stopped-marker'));
+    assert.equal(audits.length, 1, JSON.stringify(audits));
+  });
+
+  test('a second server on another socket has its own door; a stopped server removes its door', async () => {
+    const other = makeTempEnv();
+    try {
+      assert.equal((await other.cli(['server', 'start'])).code, 0);
+      await waitFor(() => existsSync(join(`${other.socket}.door`, 'pid')), { timeoutMs: 10_000 });
+      assert.notEqual(`${other.socket}.door`, `${env.socket}.door`);
+      assert.equal(lstatSync(`${other.socket}.door`).mode & 0o777, 0o700);
+      assert.equal(lstatSync(join(`${other.socket}.door`, 'in')).isFIFO(), true);
+      assert.equal((await other.cli(['server', 'stop'])).code, 0);
+      await waitFor(() => !existsSync(`${other.socket}.door`), { timeoutMs: 10_000, message: 'the door to be removed' });
+    } finally {
+      await other.cleanup();
+    }
+  });
+});
+
+describe('a door with no server behind it', () => {
+  let dir: string;
+  before(() => {
+    dir = mkdtempSync(join(tmpdir(), 'cst-dd-'));
+  });
+  after(() => rmSync(dir, { recursive: true, force: true }));
+  const payload = (cwd: string) => JSON.stringify(call('claude', 'read', cwd));
+
+  /** A door directory as a server leaves it, for a server that is `pid`. */
+  function staleDoor(name: string, pid: number): { socket: string; env: Record<string, string> } {
+    const home = join(dir, name);
+    mkdirSync(join(home, 'run'), { recursive: true });
+    const socket = join(home, 'run', 'c.sock');
+    mkdirSync(`${socket}.door`, { mode: 0o700 });
+    execFileSync('mkfifo', ['-m', '600', join(`${socket}.door`, 'in')]);
+    writeFileSync(join(`${socket}.door`, 'pid'), `${pid}\n`);
+    return { socket, env: { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', CASTELLAN_ENV: '1', CASTELLAN_SOCKET: socket, CASTELLAN_PANE_ID: 'w1:p1' } };
+  }
+
+  test('a dead server (kill -9 left its door): the Node bridge answers at once, not after the door\'s wait', async () => {
+    const dead = spawn('true');
+    const pid = dead.pid!;
+    await new Promise((r) => dead.on('exit', r));
+    const d = staleDoor('dead', pid);
+    const node = markingNode(join(dir, 'dead'));
+    const r = await runLine(doorCommand([node.path, BIN], 'claude', 'PreToolUse'), d.env, payload(dir), { cwd: dir });
+    assert.equal(node.marks(), 1);
+    assert.equal(r.code, 0);
+    assert.equal(r.stdout, '', 'no server: the bridge judges it itself (allowed by default)');
+    assert.ok(r.ms < 2500, `took ${Math.round(r.ms)} ms`);
+  });
+
+  test('a live process named in the door but nobody serving it: the Node bridge answers after the door\'s 3 s wait', async () => {
+    const d = staleDoor('hung', process.pid);
+    const node = markingNode(join(dir, 'hung'));
+    const r = await runLine(doorCommand([node.path, BIN], 'claude', 'PreToolUse'), d.env, JSON.stringify(call('claude', 'shell', dir)), { cwd: dir });
+    assert.equal(node.marks(), 1);
+    assert.equal(r.code, 0);
+    assert.ok(r.ms >= 2900 && r.ms < 12_000, `took ${Math.round(r.ms)} ms`);
+    // The payload went to the bridge whole: it judged the shell call (allowed: no config here).
+    assert.equal(r.stdout, '');
+    assert.deepEqual(readdirSync(`${d.socket}.door`).sort(), ['in', 'pid'], 'door.sh cleaned up');
+  });
+});

@@ -1,0 +1,243 @@
+// Hostile input at the hook door: garbage, binary and overlong lines on the request FIFO, requests naming no file, a
+// symlinked or shared request file, a reply path that is a regular file or a symlink, a requester that never reads,
+// 1000 bogus lines in a burst (event-loop lag measured), and a door directory that is not private at start.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
+import { openHookDoor, sweepStale, type HookDoor } from '../../src/hookdoor/index.js';
+import type { ServeResult } from '../../src/hookdoor/serve.js';
+import type { DoorRequest } from '../../src/hookdoor/request.js';
+import { waitFor } from '../support/wait-for.js';
+
+describe('the hook door against hostile requests', { concurrency: false }, () => {
+  let root: string;
+  let socket: string;
+  let dir: string;
+  let door: HookDoor;
+  const served: Array<{ req: DoorRequest; r: ServeResult }> = [];
+  const logs: string[] = [];
+  before(async () => {
+    root = mkdtempSync(join(tmpdir(), 'cst-hd-'));
+    socket = join(root, 'c.sock');
+    door = (await openHookDoor({ socket, log: (m) => logs.push(m), onServed: (req, r) => served.push({ req, r }) }))!;
+    assert.ok(door, logs.join('\n'));
+    dir = door.dir;
+  });
+  after(() => {
+    door?.close();
+    rmSync(root, { recursive: true, force: true });
+  });
+
+  const send = (text: string | Buffer) => {
+    const fd = openSync(join(dir, 'in'), constants.O_WRONLY | constants.O_NONBLOCK);
+    try {
+      writeSync(fd, typeof text === 'string' ? Buffer.from(text, 'latin1') : text);
+    } finally {
+      closeSync(fd);
+    }
+  };
+  /** A reply FIFO held open read-write as door.sh holds it; read() takes what is in it now. */
+  const replyFifo = (pid: number) => {
+    const p = join(dir, `${pid}.out`);
+    execFileSync('mkfifo', ['-m', '600', p]);
+    const fd = openSync(p, constants.O_RDWR | constants.O_NONBLOCK);
+    return {
+      read: () => {
+        const b = Buffer.alloc(4096);
+        try {
+          return b.toString('utf8', 0, readSync(fd, b, 0, b.length, null));
+        } catch {
+          return '';
+        }
+      },
+      close: () => closeSync(fd),
+    };
+  };
+  const servedFor = (pid: number) => waitFor(() => served.find((s) => s.req.pid === pid), { timeoutMs: 5000, message: `request ${pid} served` });
+  const goodVars = (pid: number, extra = '') => writeFileSync(join(dir, `${pid}.req`), `HOME=${root}\0CASTELLAN_SOCKET=/elsewhere.sock\0PWD=/\0${extra}`, { mode: 0o600 });
+
+  test('garbage, binary and overlong lines are dropped; the next good request is still served', async () => {
+    const before = door.stats.dropped;
+    send('hello\n');
+    send(Buffer.from([0x00, 0xff, 0xfe, 0x0a, 0x80, 0x0a]));
+    send('v1 ' + '9'.repeat(9000) + ' claude PreToolUse\n');
+    send('x'.repeat(20_000));
+    send('\nv1 1001 claude PreToolUse\nv1 1001 claude UserPromptSubmit\n');
+    const r = replyFifo(1001);
+    goodVars(1001);
+    try {
+      // 1001 has a reply FIFO but names another socket: handed to the bridge.
+      const s = await servedFor(1001);
+      assert.deepEqual(s.r, { answered: false, why: 'another socket' });
+      assert.equal(r.read(), 'fallback\n');
+      assert.ok(door.stats.dropped - before >= 5, `dropped ${door.stats.dropped - before}`);
+    } finally {
+      r.close();
+    }
+  });
+
+  test('a request naming a pid with no file: fallback into its reply FIFO, nothing else', async () => {
+    const r = replyFifo(1002);
+    try {
+      send('v1 1002 codex PreToolUse\n');
+      assert.deepEqual((await servedFor(1002)).r, { answered: false, why: 'request file missing' });
+      assert.equal(r.read(), 'fallback\n');
+    } finally {
+      r.close();
+    }
+  });
+
+  test('a symlinked request file and one that others may read are not read', async () => {
+    const target = join(root, 'elsewhere');
+    writeFileSync(target, `HOME=${root}\0CASTELLAN_SOCKET=${socket}\0PWD=/\0`, { mode: 0o600 });
+    symlinkSync(target, join(dir, '1003.req'));
+    const r = replyFifo(1003);
+    send('v1 1003 claude PreToolUse\n');
+    assert.deepEqual((await servedFor(1003)).r, { answered: false, why: 'request file not ours' });
+    r.close();
+    writeFileSync(join(dir, '1004.req'), `HOME=${root}\0CASTELLAN_SOCKET=${socket}\0PWD=/\0`);
+    chmodSync(join(dir, '1004.req'), 0o644);
+    const r2 = replyFifo(1004);
+    send('v1 1004 claude PreToolUse\n');
+    assert.deepEqual((await servedFor(1004)).r, { answered: false, why: 'request file not ours' });
+    r2.close();
+    // A FIFO where the request file should be: never waited on.
+    execFileSync('mkfifo', ['-m', '600', join(dir, '1005.req')]);
+    send('v1 1005 claude PreToolUse\n');
+    assert.deepEqual((await servedFor(1005)).r, { answered: false, why: 'request file not ours' });
+  });
+
+  test('a reply path that is a regular file or a symlink is never written', async () => {
+    const file = join(dir, '1006.out');
+    writeFileSync(file, '', { mode: 0o600 });
+    goodVars(1006);
+    send('v1 1006 claude PreToolUse\n');
+    await servedFor(1006);
+    assert.equal(readFileSync(file, 'utf8'), '');
+    const target = join(root, 'victim');
+    writeFileSync(target, 'keep', { mode: 0o600 });
+    symlinkSync(target, join(dir, '1007.out'));
+    goodVars(1007);
+    send('v1 1007 claude PreToolUse\n');
+    await servedFor(1007);
+    assert.equal(readFileSync(target, 'utf8'), 'keep');
+  });
+
+  test('a requester that never reads, or never opened its FIFO: the door goes on serving', async () => {
+    // Opened by nobody: ENXIO, dropped.
+    execFileSync('mkfifo', ['-m', '600', join(dir, '1008.out')]);
+    goodVars(1008);
+    send('v1 1008 claude PreToolUse\n');
+    await servedFor(1008);
+    // Held open, never read: the small reply sits in the pipe.
+    const r = replyFifo(1009);
+    goodVars(1009);
+    send('v1 1009 claude PreToolUse\n');
+    await servedFor(1009);
+    const r2 = replyFifo(1010);
+    goodVars(1010);
+    send('v1 1010 claude PreToolUse\n');
+    await servedFor(1010);
+    assert.equal(r2.read(), 'fallback\n');
+    r.close();
+    r2.close();
+  });
+
+  test('a variables file with a name outside the list, or too big a payload, goes to the bridge', async () => {
+    writeFileSync(join(dir, '1011.req'), `HOME=${root}\0NODE_OPTIONS=--require=/evil.js\0`, { mode: 0o600 });
+    const r = replyFifo(1011);
+    send('v1 1011 claude PreToolUse\n');
+    assert.equal((await servedFor(1011)).r.answered, false);
+    assert.equal(r.read(), 'fallback\n');
+    r.close();
+    writeFileSync(join(dir, '1012.req'), `HOME=${root}\0CASTELLAN_SOCKET=${socket}\0PWD=/\0`, { mode: 0o600 });
+    writeFileSync(join(dir, '1012.pay'), Buffer.alloc(300 * 1024, 0x20), { mode: 0o600 });
+    const r2 = replyFifo(1012);
+    send('v1 1012 claude PreToolUse\n');
+    assert.deepEqual((await servedFor(1012)).r, { answered: false, why: 'payload too big' });
+    r2.close();
+  });
+
+  test('1000 bogus lines in a burst: all handled, the event loop stays responsive', async () => {
+    const h = monitorEventLoopDelay({ resolution: 5 });
+    h.enable();
+    const n0 = served.length;
+    const d0 = door.stats.dropped;
+    const lines = Array.from({ length: 1000 }, (_, i) => (i % 2 ? `v1 ${20_000 + i} claude PreToolUse\n` : `junk ${i}\n`)).join('');
+    // In pieces under PIPE_BUF, as concurrent door.sh writers would.
+    for (let i = 0; i < lines.length; i += 4000) send(lines.slice(i, i + 4000));
+    // Each line is served or dropped (not a request, or past the queue's bound: door.sh would time out into the bridge).
+    await waitFor(() => served.length - n0 + door.stats.dropped - d0 >= 1000 || undefined, { timeoutMs: 20_000, message: 'the 1000 lines handled' });
+    h.disable();
+    const p99 = h.percentile(99) / 1e6;
+    const max = h.max / 1e6;
+    console.log(`# 1000-line burst: ${served.length - n0} served, ${door.stats.dropped - d0} dropped; event-loop delay p99 ${p99.toFixed(1)} ms, max ${max.toFixed(1)} ms`);
+    assert.ok(served.length - n0 >= 256, 'at least a queue\'s worth served');
+    // On a loaded 2-core box a scheduling hiccup alone can be tens of ms; a blocking handler would be far more.
+    assert.ok(p99 < 100, `p99 ${p99} ms`);
+    assert.equal(door.stats.pending, 0);
+  });
+});
+
+test('the sweep removes request files left by requesters killed long ago, and only those', async () => {
+  const root = mkdtempSync(join(tmpdir(), 'cst-hd3-'));
+  try {
+    for (const f of ['1.req', '1.pay', '2.out', 'in', 'pid', 'notes']) writeFileSync(join(root, f), 'x');
+    writeFileSync(join(root, '3.pay'), 'fresh');
+    for (const f of ['1.req', '1.pay', '2.out', 'in', 'pid', 'notes']) execFileSync('touch', ['-d', '2 hours ago', join(root, f)]);
+    assert.equal(await sweepStale(root, Date.now()), 3);
+    assert.deepEqual(readdirSync(root).sort(), ['3.pay', 'in', 'notes', 'pid']);
+    assert.equal(await sweepStale(join(root, 'missing'), Date.now()), 0);
+  } finally {
+    rmSync(root, { recursive: true, force: true });
+  }
+});
+
+describe('a door directory that is not safe at start', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'cst-hd2-'));
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  test('wrong mode, a symlink, a file: refused (logged), left as found', async () => {
+    const logs: string[] = [];
+    const a = join(root, 'a.sock');
+    mkdirSync(`${a}.door`, { mode: 0o755 });
+    chmodSync(`${a}.door`, 0o755);
+    assert.equal(await openHookDoor({ socket: a, log: (m) => logs.push(m) }), undefined);
+    assert.match(logs.join('\n'), /not opened: mode 755/);
+    assert.equal(existsSync(join(`${a}.door`, 'in')), false);
+    const b = join(root, 'b.sock');
+    mkdirSync(join(root, 'real'), { mode: 0o700 });
+    symlinkSync(join(root, 'real'), `${b}.door`);
+    assert.equal(await openHookDoor({ socket: b, log: (m) => logs.push(m) }), undefined);
+    assert.equal(existsSync(join(root, 'real', 'in')), false);
+    const c = join(root, 'c.sock');
+    writeFileSync(`${c}.door`, 'x');
+    assert.equal(await openHookDoor({ socket: c, log: (m) => logs.push(m) }), undefined);
+    assert.equal(readFileSync(`${c}.door`, 'utf8'), 'x');
+  });
+
+  test('a door left by a dead server is taken over: fresh FIFO and pid, old request files of long ago removed', async () => {
+    const s = join(root, 'd.sock');
+    mkdirSync(`${s}.door`, { mode: 0o700 });
+    writeFileSync(join(`${s}.door`, 'in'), 'not a fifo');
+    writeFileSync(join(`${s}.door`, 'pid'), '1\n');
+    writeFileSync(join(`${s}.door`, '77.req'), 'old');
+    execFileSync('touch', ['-d', '2 hours ago', join(`${s}.door`, '77.req')]);
+    const door = await openHookDoor({ socket: s, log: () => undefined });
+    try {
+      assert.ok(door);
+      assert.equal(readFileSync(join(door.dir, 'pid'), 'utf8'), `${process.pid}\n`);
+      assert.equal(existsSync(join(door.dir, '77.req')), false);
+    } finally {
+      door?.close();
+    }
+    assert.equal(existsSync(`${s}.door`), false, 'closed: removed');
+  });
+});
