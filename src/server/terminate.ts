@@ -24,7 +24,12 @@ const POLL_MS = 25;
 /** A fork bomb in a pane must not make one scan unbounded. */
 const MAX_SCAN = 100_000;
 
-/** Live (not zombie) processes in the given sessions, or undefined where there is no /proc. */
+/**
+ * Live (not zombie) processes in the given sessions, or undefined where there is no /proc. A leader that is still our
+ * own child counts even before it leads its session: node-pty's child calls setsid() only after the fork, so a pane
+ * closed the instant it was split (or a server stopped then) would otherwise find nothing to signal, and its shell
+ * would go on to exec and outlive the pane (seen as a test process that never exited).
+ */
 export function sessionMembers(leaders: ReadonlySet<number>): number[] | undefined {
   let names: string[];
   try {
@@ -36,7 +41,7 @@ export function sessionMembers(leaders: ReadonlySet<number>): number[] | undefin
   for (const name of names.slice(0, MAX_SCAN)) {
     if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
     const s = readStat(Number(name));
-    if (s && s.state !== 'Z' && leaders.has(s.session) && Number(name) !== process.pid) out.push(Number(name));
+    if (s && s.state !== 'Z' && (leaders.has(s.session) || (leaders.has(s.pid) && s.ppid === process.pid)) && s.pid !== process.pid) out.push(s.pid);
   }
   return out;
 }
