@@ -32,12 +32,13 @@ test('a session leader and what it started are ended together; nothing else is t
   const bystander = spawn('sleep', ['30'], { stdio: 'ignore', detached: true });
   try {
     const bg = Number(await new Promise<string>((r) => child.stdout!.once('data', (d: Buffer) => r(d.toString().trim()))));
-    assert.ok(bg > 0 && child.pid && bystander.pid);
-    assert.deepEqual(sessionMembers(new Set([child.pid])).sort(), [child.pid, bg].sort());
-    assert.equal(await endSessions([child.pid], STEPS), 0);
+    const [leader, other] = [child.pid, bystander.pid];
+    assert.ok(bg > 0 && leader && other);
+    assert.deepEqual(sessionMembers(new Set([leader]))?.sort(), [leader, bg].sort());
+    assert.equal(await endSessions([leader], STEPS), 0);
     assert.equal(processAlive(bg), false);
-    assert.equal(processAlive(bystander.pid), true, 'a process in another session is left alone');
-    assert.equal(sessionMembers(new Set([process.pid])).includes(process.pid), false, 'never this process');
+    assert.equal(processAlive(other), true, 'a process in another session is left alone');
+    assert.equal(sessionMembers(new Set([process.pid]))?.includes(process.pid), false, 'never this process');
   } finally {
     child.kill('SIGKILL');
     bystander.kill('SIGKILL');
