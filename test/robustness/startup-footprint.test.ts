@@ -29,8 +29,8 @@ async function modulesOf(code: string): Promise<string[]> {
 
 const dist = (rel: string) => JSON.stringify(pathToFileURL(join(REPO, 'dist', rel)).href);
 
-/** What a plain server never needs at start: the client (Ink, React, yoga), the SDKs, ACP, the chooser, execa, yaml. */
-const NOT_IN_SERVER = /\/node_modules\/(ink|react|react-reconciler|yoga-layout|es-toolkit|@modelcontextprotocol|@agentclientprotocol|execa|yaml)\/|\/dist\/(client|acp)\//;
+/** What a plain server never needs at start: the client (Ink, React, yoga), the SDKs, ACP, the chooser, execa, yaml, string-width (copy mode's, loaded on entry: its Intl.Segmenter faults in ICU data). */
+const NOT_IN_SERVER = /\/node_modules\/(ink|react|react-reconciler|yoga-layout|es-toolkit|@modelcontextprotocol|@agentclientprotocol|execa|yaml|string-width)\/|\/dist\/(client|acp)\//;
 
 test("the server's module graph (what the bundle splits along) holds no client, SDK, ACP or chooser code", async () => {
   const mods = await modulesOf(`await import(${dist('server/main.js')});`);
