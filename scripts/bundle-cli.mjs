@@ -9,7 +9,7 @@
 // (each command, the server, the client), so a command loads no more than it did. The entry replaces tsc's
 // dist/cli/main.js, so the bin needs no choice and a later `tsc` alone puts the unbundled CLI back (never a stale
 // bundle). esbuild is a devDependency: an install without it runs unbundled.
-import { existsSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
@@ -70,7 +70,7 @@ const zodEnglishOnly = {
 };
 
 rmSync(chunkDir, { recursive: true, force: true });
-await esbuild.build({
+const built = await esbuild.build({
   entryPoints: { 'cli/main': entry },
   outdir,
   allowOverwrite: true,
@@ -95,4 +95,7 @@ await esbuild.build({
   sourcemap: false,
   legalComments: 'none',
   logLevel: 'warning',
+  // CASTELLAN_BUNDLE_META=FILE: esbuild's metafile (which module went into which chunk), to see what a process loads.
+  metafile: Boolean(process.env.CASTELLAN_BUNDLE_META),
 });
+if (process.env.CASTELLAN_BUNDLE_META) writeFileSync(process.env.CASTELLAN_BUNDLE_META, JSON.stringify(built.metafile));

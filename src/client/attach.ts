@@ -3,6 +3,7 @@ import { ApiClient, type Pushed } from '../api/client.js';
 import type { Paths } from '../platform/paths.js';
 import type { ClientApp, ClientConfig } from './app.js';
 import type { SwitchTarget } from './chooser/index.js';
+import { importApp } from './load-app.js';
 import { ENTER, LEAVE } from './terminal.js';
 import { capYoungGeneration, skipOptimizingCompiler } from './young-generation.js';
 
@@ -52,7 +53,7 @@ export async function attach(o: AttachOpts): Promise<number> {
   // Before the app (Ink, React, yoga) is even loaded: loading it is what would grow the young generation.
   capYoungGeneration();
   skipOptimizingCompiler();
-  const loading = import('./app.js');
+  const loading = importApp();
   // Never an unhandled rejection while connecting: awaited (and thrown) below.
   loading.catch(() => {});
   let conn = await connect(o.paths.socket, params(o.window));

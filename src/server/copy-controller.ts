@@ -1,7 +1,7 @@
 // Copy mode per client: entering, keys, wheel scrolling, mouse selection, castellan's paste buffers.
 import type { Style, Theme } from '../config/themes.js';
 import { copyKey, copyScroll, startCopy, selectionText, type CopyState, type Pos } from './copy-mode.js';
-import { copyBufferOf, type CopyStyles } from './copy-render.js';
+import { copyBufferOf, loadCopyWidth, type CopyStyles } from './copy-render.js';
 import type { Screen } from './screen.js';
 
 /** Theme style → SGR parameters (for rows the server renders itself). */
@@ -51,6 +51,7 @@ export class CopyController {
 
   /** Applies an op; returns text to copy when the user copied a selection. */
   apply(pane: string, screen: Screen, o: CopyOp): string | undefined {
+    void loadCopyWidth();
     const buf = copyBufferOf(screen);
     let s = this.states.get(pane);
     if (o.op === 'enter') {
@@ -93,6 +94,7 @@ export class CopyController {
     }
     if (!this.drag || this.drag.pane !== pane) return undefined;
     if (action === 'move') {
+      void loadCopyWidth();
       const cur = this.states.get(pane) ?? startCopy(pane, buf, this.keys(), this.drag.at);
       this.drag.moved = true;
       this.states.set(pane, { ...cur, cursor: at, selection: { anchor: this.drag.at, mode: 'char' }, exitAtBottom: false });

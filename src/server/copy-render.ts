@@ -4,10 +4,20 @@ import type { LineView } from '../history/index.js';
 import type { CopyBuffer, CopyState } from './copy-mode.js';
 import { copyIndicator, selectionRange, visibleMatches } from './copy-mode.js';
 import type { Screen } from './screen.js';
-import stringWidth from 'string-width';
 import { cellStyle, plainRow, safeCellChars, serializeRow } from './sgr.js';
 
-const width = (t: string) => stringWidth(t);
+let stringWidth: ((t: string) => number) | undefined;
+let loading: Promise<void> | undefined;
+/**
+ * string-width once a pane enters copy mode, not at server start: loading it builds an Intl.Segmenter, whose ICU
+ * data (~0.7 MB of the node binary's pages) and its emoji regex the server would keep for nothing otherwise.
+ */
+export function loadCopyWidth(): Promise<void> {
+  return (loading ??= import('string-width').then((m) => void (stringWidth = m.default)));
+}
+
+// The indicator is ASCII when copy mode opens ([0/123]); text typed into its prompt comes after the load.
+const width = (t: string) => (/^[\x20-\x7e]*$/.test(t) ? t.length : stringWidth ? stringWidth(t) : [...t].length);
 function fitWidth(t: string, n: number): string {
   let out = '';
   for (const ch of t) {

@@ -112,3 +112,16 @@ test('bad colours, unknown roles and syntax errors: diagnostics with lines, the 
   assert.deepEqual(g.theme.roles, def.roles);
   assert.ok(g.diagnostics.length > 0);
 });
+
+test('listing themes sorts without ICU collation (localeCompare faults ~2 MB of collation data into the server)', (t) => {
+  const dir = userDir(t, { 'Zed.toml': 'description = "z"\n', 'alpha.toml': 'description = "a"\n', 'Beta.toml': 'description = "b"\n' });
+  const own = String.prototype.localeCompare;
+  String.prototype.localeCompare = () => {
+    throw new Error('localeCompare called');
+  };
+  try {
+    assert.deepEqual(listThemes({ userDir: dir }).map((x) => x.name), ['alpha', 'Beta', 'default', 'high-contrast', 'light', 'Zed']);
+  } finally {
+    String.prototype.localeCompare = own;
+  }
+});

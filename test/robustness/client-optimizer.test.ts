@@ -30,3 +30,21 @@ test('an unknown V8 is left alone (its flags may differ)', async () => {
   const { skipOptimizingCompiler } = await import('../../src/client/young-generation.js');
   assert.equal(skipOptimizingCompiler({}, '99.1.0'), false);
 });
+
+/** A hot wasm function (yoga's layout is wasm): does it tier up from Liftoff to TurboFan after the client's flags? */
+async function hotWasm(env: Record<string, string>): Promise<{ liftoff: boolean; turbofan: boolean }> {
+  // (func (export "f") (param i32) (result i32) local.get 0 i32.const 1 i32.add)
+  const code = `const y = await import(${dist('client/young-generation.js')}); y.skipOptimizingCompiler();
+    const bytes = new Uint8Array([0,97,115,109,1,0,0,0,1,6,1,96,1,127,1,127,3,2,1,0,7,5,1,1,102,0,0,10,9,1,7,0,32,0,65,1,106,11]);
+    const f = (await WebAssembly.instantiate(bytes)).instance.exports.f;
+    let s = 0;
+    for (let round = 0; round < 20 && !%IsTurboFanFunction(f); round++) { for (let i = 0; i < 1e6; i++) s += f(i); await new Promise((r) => setTimeout(r, 20)); }
+    process.stdout.write(JSON.stringify({ liftoff: %IsLiftoffFunction(f), turbofan: %IsTurboFanFunction(f) }));`;
+  return nodeChildJson<{ liftoff: boolean; turbofan: boolean }>(code, env, ['--allow-natives-syntax']);
+}
+
+test("yoga's wasm stays on Liftoff in the client (no tier-up to TurboFan), with nothing on stderr", { skip: !/^11\./.test(process.versions.v8) && 'set on V8 11 (Node 20) only' }, async () => {
+  assert.deepEqual(await hotWasm({}), { liftoff: true, turbofan: false });
+  // The control: with TurboFan kept, the same hot function tiers up.
+  assert.deepEqual(await hotWasm({ CASTELLAN_CLIENT_OPTIMIZER: 'turbofan' }), { liftoff: false, turbofan: true });
+});

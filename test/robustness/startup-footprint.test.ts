@@ -29,8 +29,8 @@ async function modulesOf(code: string): Promise<string[]> {
 
 const dist = (rel: string) => JSON.stringify(pathToFileURL(join(REPO, 'dist', rel)).href);
 
-/** What a plain server never needs at start: the client (Ink, React, yoga), the SDKs, ACP, the chooser, execa, yaml. */
-const NOT_IN_SERVER = /\/node_modules\/(ink|react|react-reconciler|yoga-layout|es-toolkit|@modelcontextprotocol|@agentclientprotocol|execa|yaml)\/|\/dist\/(client|acp)\//;
+/** What a plain server never needs at start: the client (Ink, React, yoga), the SDKs, ACP, the chooser, execa, yaml, string-width (copy mode's, loaded on entry: its Intl.Segmenter faults in ICU data). */
+const NOT_IN_SERVER = /\/node_modules\/(ink|react|react-reconciler|yoga-layout|es-toolkit|@modelcontextprotocol|@agentclientprotocol|execa|yaml|string-width)\/|\/dist\/(client|acp)\//;
 
 test("the server's module graph (what the bundle splits along) holds no client, SDK, ACP or chooser code", async () => {
   const mods = await modulesOf(`await import(${dist('server/main.js')});`);
@@ -104,4 +104,23 @@ test("the client's young generation: capped from inside before the app loads, an
   assert.ok((await young({ CASTELLAN_CLIENT_YOUNG_GEN: 'default' })) > 2 * MB, 'without the cap the new space grows');
   const capped = await young({});
   assert.ok(capped <= 2 * MB, `capped new space ${capped} bytes`);
+});
+
+test("loading the client app leaves Node's fetch stack (undici, http, tls, http2) unloaded, and fetch usable after", async () => {
+  // yoga-layout's wasm loader fetch()es its inline data: URL whenever fetch is a function (src/client/load-app.ts).
+  const run = async (code: string): Promise<{ undici: boolean; http: boolean; fetch: string }> => {
+    const c = spawn(process.execPath, ['--input-type=module', '-e', `${code}; const l = process.moduleLoadList; process.stdout.write(JSON.stringify({ undici: l.includes('NativeModule internal/deps/undici/undici'), http: l.includes('NativeModule http'), fetch: typeof fetch }));`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    c.stdout.on('data', (d) => (out += d));
+    c.stderr.on('data', (d) => (err += d));
+    const exit: number | null = await new Promise((r) => c.on('exit', (x) => r(x)));
+    assert.equal(exit, 0, err);
+    return JSON.parse(out) as { undici: boolean; http: boolean; fetch: string };
+  };
+  const guarded = await run(`const { importApp } = await import(${dist('client/load-app.js')}); const m = await importApp(); if (typeof m.ClientApp !== 'function') throw new Error('no ClientApp')`);
+  assert.deepEqual(guarded, { undici: false, http: false, fetch: 'function' });
+  // The control: imported plainly, the same app does load them (when yoga stops doing so, load-app.ts can go).
+  const plain = await run(`await import(${dist('client/app.js')})`);
+  assert.equal(plain.undici, true, 'yoga no longer fetches its wasm: src/client/load-app.ts is not needed any more');
 });
