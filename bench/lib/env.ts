@@ -58,7 +58,7 @@ export function removeTmp(tmp: string): void {
 }
 
 export function cleanEnv(home: string): NodeJS.ProcessEnv {
-  const keep = ['PATH', 'USER', 'LOGNAME', 'TZ', 'CASTELLAN_SERVER_YOUNG_GEN', 'CASTELLAN_CLIENT_OPTIMIZER'];
+  const keep = ['PATH', 'USER', 'LOGNAME', 'TZ', 'CASTELLAN_SERVER_YOUNG_GEN', 'CASTELLAN_CLIENT_OPTIMIZER', 'CASTELLAN_CLIENT_YOUNG_GEN'];
   const env: NodeJS.ProcessEnv = {};
   for (const k of keep) if (process.env[k]) env[k] = process.env[k];
   Object.assign(env, {

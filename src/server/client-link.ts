@@ -7,6 +7,7 @@ import { CopyController } from './copy-controller.js';
 import { renderCopy, type CopyStyles } from './copy-render.js';
 import type { PaneRuntime } from './pane-runtime.js';
 import { parseScheduler, type ParseScheduler } from './parse-feed.js';
+import { noteUserInput } from './input-clock.js';
 
 /** Above this many bytes queued to a client socket, frames are skipped until it drains (a slow client drops frames). */
 const MAX_QUEUED = 512 * 1024;
@@ -47,6 +48,7 @@ export class ClientLink {
 
   noteInput(): void {
     this.lastInputAt = Date.now();
+    noteUserInput(this.lastInputAt);
   }
 
   /** Forget everything sent: the next frame is a full repaint. */

@@ -9,9 +9,13 @@
 // (after a flood: 5.5 s after it ended; V8 must see 5 s of low allocation) and new space is still grown, this runs
 // one full GC, and its epilogue shrinks new space to 2 MB. Never while output floods (the server is busy then), at
 // most three tries per quiet spell, and none while new space is small.
+// Nor while someone types: typing costs the server ~2 ms of CPU a key, so a human's 5-10 keys a second count as
+// quiet by CPU, and the full GC (~70 ms with a grown heap, traced in bench/echo-trace while typing) stalled a key's
+// echo for as long. A key since QUIET_MS ago ends the quiet spell as output does.
 // The gc function comes from a fresh vm context with --expose-gc set for that moment only: no global `gc`.
 import { getHeapStatistics, setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
+import { lastUserInputAt } from './input-clock.js';
 import { isKnownV8, newSpaceBytes } from '../platform/v8-heap.js';
 
 export { newSpaceBytes };
@@ -89,7 +93,7 @@ export function startYoungGenShrink(env: NodeJS.ProcessEnv = process.env, v8Vers
     lastUsed = used;
     const d = process.cpuUsage(lastCpu);
     lastCpu = process.cpuUsage();
-    if ((d.user + d.system) / 1000 > QUIET_CPU_MS) {
+    if ((d.user + d.system) / 1000 > QUIET_CPU_MS || now - lastUserInputAt() < QUIET_MS) {
       quietSince = now;
       tries = 0;
       return;

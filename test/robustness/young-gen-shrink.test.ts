@@ -18,6 +18,7 @@ const dist = (p: string) => JSON.stringify(new URL(`../../dist/${p}`, import.met
 interface ChildReport {
   grown: number;
   attemptsWhileBusy: number;
+  attemptsWhileTyping: number;
   shrankAfterMs: number;
   attempts: number;
   shrinks: number;
@@ -25,10 +26,14 @@ interface ChildReport {
   after: number;
 }
 
-/** A child that allocates survivors in 40 ms slices (as parsing a flood does) for busyMs, then idles until new space is small. */
-async function runChild(busyMs: number, env: Record<string, string> = {}, idleDeadlineMs = 20_000): Promise<ChildReport> {
+/**
+ * A child that allocates survivors in 40 ms slices (as parsing a flood does) for busyMs, then (for typingMs) notes a
+ * user's key every 150 ms, as a client's input does, with next to no CPU, then idles until new space is small.
+ */
+async function runChild(busyMs: number, env: Record<string, string> = {}, idleDeadlineMs = 20_000, typingMs = 0): Promise<ChildReport> {
   const code = `
     const y = await import(${dist('server/young-gen-shrink.js')});
+    const keys = await import(${dist('server/input-clock.js')});
     const h = y.startYoungGenShrink(process.env);
     let keep = [];
     const t0 = Date.now();
@@ -43,13 +48,23 @@ async function runChild(busyMs: number, env: Record<string, string> = {}, idleDe
     keep = null;
     const grown = y.newSpaceBytes();
     const attemptsWhileBusy = h ? h.stats.attempts : -1;
+    const typing0 = Date.now();
+    await new Promise((done) => {
+      const key = () => {
+        if (Date.now() - typing0 >= ${typingMs}) return done();
+        keys.noteUserInput();
+        setTimeout(key, 150);
+      };
+      key();
+    });
+    const attemptsWhileTyping = h ? h.stats.attempts - attemptsWhileBusy : -1;
     const idle0 = Date.now();
     const poll = setInterval(() => {
       const small = y.newSpaceBytes() <= 4 * 1024 * 1024;
       if (!small && Date.now() - idle0 < ${idleDeadlineMs}) return;
       clearInterval(poll);
       h?.stop();
-      process.stdout.write(JSON.stringify({ grown, attemptsWhileBusy, shrankAfterMs: small ? Date.now() - idle0 : -1, attempts: h?.stats.attempts ?? -1, shrinks: h?.stats.shrinks ?? -1, cpuMs: h?.stats.cpuMs ?? -1, after: y.newSpaceBytes() }));
+      process.stdout.write(JSON.stringify({ grown, attemptsWhileBusy, attemptsWhileTyping, shrankAfterMs: small ? Date.now() - idle0 : -1, attempts: h?.stats.attempts ?? -1, shrinks: h?.stats.shrinks ?? -1, cpuMs: h?.stats.cpuMs ?? -1, after: y.newSpaceBytes() }));
     }, 100);
   `;
   return nodeChildJson<ChildReport>(code, env);
@@ -65,6 +80,16 @@ test('the young generation grown by 8 s of busy allocation is kept throughout it
   // V8 needs 5 s without a GC; one try, three at most (a GC of V8's own may come too close).
   assert.ok(r.shrankAfterMs < 15_000, `shrank only after ${r.shrankAfterMs} ms`);
   assert.ok(r.attempts >= 1 && r.attempts <= 3, `attempts ${r.attempts}`);
+  assert.ok(r.shrinks >= 1);
+});
+
+test('no full GC while a user types (it stalled an echo ~70 ms): the young generation is given back once typing pauses', { timeout: 60_000 }, async (t) => {
+  // 9 s of keys: past V8's 5.5 s without a GC and the 1 s of quiet, when a GC would otherwise run.
+  const r = await runChild(3000, {}, 20_000, 9000);
+  t.diagnostic(JSON.stringify({ ...r, grown: `${(r.grown / MB).toFixed(1)} MB`, after: `${(r.after / MB).toFixed(1)} MB` }));
+  assert.ok(r.grown > 8 * MB, `the busy phase grows new space (else this proves nothing): ${r.grown}`);
+  assert.equal(r.attemptsWhileTyping, 0, 'a full GC ran between keys');
+  assert.ok(r.shrankAfterMs >= 0 && r.shrankAfterMs < 15_000, `new space still ${(r.after / MB).toFixed(1)} MB ${r.shrankAfterMs} ms after the last key`);
   assert.ok(r.shrinks >= 1);
 });
 
