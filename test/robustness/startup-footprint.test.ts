@@ -7,6 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { writeModuleRecorder } from '../support/module-recorder.js';
+import { nodeChildJson } from '../support/node-child.js';
 import { BIN, REPO, tempEnvFor } from '../support/temp-env.js';
 
 
@@ -89,16 +90,8 @@ test("the client's young generation: capped from inside before the app loads, an
   // What V8 does with the flag on this Node: without the cap, survivors grow the new space past 2 MB; with it, never.
   const young = async (env: Record<string, string>): Promise<number> => {
     const code = `const y = await import(${dist('client/young-generation.js')}); y.capYoungGeneration(); const keep = []; for (let i = 0; i < 300000; i++) keep.push({ i, s: 'x' + i }); process.stdout.write(String(y.youngGenerationBytes()));`;
-    const c = spawn(process.execPath, ['--input-type=module', '-e', code], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (err += d));
-    const exit: number | null = await new Promise((r) => c.on('exit', (x) => r(x)));
-    assert.equal(exit, 0, err);
-    // No "unrecognized flag" (or anything else) reaches the user's terminal.
-    assert.equal(err, '');
-    return Number(out);
+    // It exits 0 with nothing on stderr: no "unrecognized flag" (or anything else) reaches the user's terminal.
+    return nodeChildJson<number>(code, env);
   };
   const MB = 1024 * 1024;
   assert.ok((await young({ CASTELLAN_CLIENT_YOUNG_GEN: 'default' })) > 2 * MB, 'without the cap the new space grows');
@@ -108,16 +101,11 @@ test("the client's young generation: capped from inside before the app loads, an
 
 test("loading the client app leaves Node's fetch stack (undici, http, tls, http2) unloaded, and fetch usable after", async () => {
   // yoga-layout's wasm loader fetch()es its inline data: URL whenever fetch is a function (src/client/load-app.ts).
-  const run = async (code: string): Promise<{ undici: boolean; http: boolean; fetch: string }> => {
-    const c = spawn(process.execPath, ['--input-type=module', '-e', `${code}; const l = process.moduleLoadList; process.stdout.write(JSON.stringify({ undici: l.includes('NativeModule internal/deps/undici/undici'), http: l.includes('NativeModule http'), fetch: typeof fetch }));`], { env: { PATH: process.env.PATH ?? '/usr/bin:/bin', NODE_ENV: 'production' }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    c.stdout.on('data', (d) => (out += d));
-    c.stderr.on('data', (d) => (err += d));
-    const exit: number | null = await new Promise((r) => c.on('exit', (x) => r(x)));
-    assert.equal(exit, 0, err);
-    return JSON.parse(out) as { undici: boolean; http: boolean; fetch: string };
-  };
+  const run = (code: string) =>
+    nodeChildJson<{ undici: boolean; http: boolean; fetch: string }>(
+      `${code}; const l = process.moduleLoadList; process.stdout.write(JSON.stringify({ undici: l.includes('NativeModule internal/deps/undici/undici'), http: l.includes('NativeModule http'), fetch: typeof fetch }));`,
+      { NODE_ENV: 'production' },
+    );
   const guarded = await run(`const { importApp } = await import(${dist('client/load-app.js')}); const m = await importApp(); if (typeof m.ClientApp !== 'function') throw new Error('no ClientApp')`);
   assert.deepEqual(guarded, { undici: false, http: false, fetch: 'function' });
   // The control: imported plainly, the same app does load them (when yoga stops doing so, load-app.ts can go).
