@@ -23,7 +23,11 @@ export const DECIDE_BY_MS = 1500;
 /** Past this the reply is not pushed into a full pipe any more (door.sh has given up by then). */
 const REPLY_BY_MS = 3000;
 
-const FALLBACK = Buffer.from('fallback\n');
+/**
+ * Three lines like every reply: door.sh reads exactly three (`head -n 3` on a FIFO it holds open itself, so it never
+ * sees an end of file), and a one-line `fallback` kept it waiting its whole 3 s before it ran the bridge.
+ */
+const FALLBACK = Buffer.from('fallback\no\ne\n');
 
 export interface ServeOptions {
   dir: string;

@@ -104,6 +104,8 @@ describe('the hook door against a real server', { concurrency: false }, () => {
     const big = JSON.stringify(call('claude', 'shell', env.home, { pad: 'é\u0000\u00ff'.repeat(100_000) }));
     const viaDoor = await runLine(door('claude'), hookEnv, big, { cwd: env.home });
     assert.equal(node.marks(), 1);
+    // Handed on at once on the server's "fallback", not after door.sh's 3 s wait for a reply.
+    assert.ok(viaDoor.ms < 2900, `the handed-on call took ${Math.round(viaDoor.ms)} ms`);
     assert.match(viaDoor.stdout, /"permissionDecision":"deny"/);
     // Not JSON, with bytes that are not UTF-8: the bridge sees exactly them, and denies.
     node.reset();

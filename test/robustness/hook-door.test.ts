@@ -73,7 +73,7 @@ describe('the hook door against hostile requests', { concurrency: false }, () =>
       // 1001 has a reply FIFO but names another socket: handed to the bridge.
       const s = await servedFor(1001);
       assert.deepEqual(s.r, { answered: false, why: 'another socket' });
-      assert.equal(r.read(), 'fallback\n');
+      assert.equal(r.read(), 'fallback\no\ne\n');
       assert.ok(door.stats.dropped - before >= 5, `dropped ${door.stats.dropped - before}`);
     } finally {
       r.close();
@@ -85,7 +85,7 @@ describe('the hook door against hostile requests', { concurrency: false }, () =>
     try {
       send('v1 1002 codex PreToolUse\n');
       assert.deepEqual((await servedFor(1002)).r, { answered: false, why: 'request file missing' });
-      assert.equal(r.read(), 'fallback\n');
+      assert.equal(r.read(), 'fallback\no\ne\n');
     } finally {
       r.close();
     }
@@ -142,7 +142,7 @@ describe('the hook door against hostile requests', { concurrency: false }, () =>
     goodVars(1010);
     send('v1 1010 claude PreToolUse\n');
     await servedFor(1010);
-    assert.equal(r2.read(), 'fallback\n');
+    assert.equal(r2.read(), 'fallback\no\ne\n');
     r.close();
     r2.close();
   });
@@ -152,7 +152,7 @@ describe('the hook door against hostile requests', { concurrency: false }, () =>
     const r = replyFifo(1011);
     send('v1 1011 claude PreToolUse\n');
     assert.equal((await servedFor(1011)).r.answered, false);
-    assert.equal(r.read(), 'fallback\n');
+    assert.equal(r.read(), 'fallback\no\ne\n');
     r.close();
     writeFileSync(join(dir, '1012.req'), `HOME=${root}\0CASTELLAN_SOCKET=${socket}\0PWD=/\0`, { mode: 0o600 });
     writeFileSync(join(dir, '1012.pay'), Buffer.alloc(300 * 1024, 0x20), { mode: 0o600 });
