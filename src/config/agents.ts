@@ -1,8 +1,9 @@
 // Agent definitions: Markdown files with YAML frontmatter (project .castellan/agents, user ~/.castellan/agents), validated with diagnostics.
 import { createHash } from 'node:crypto';
-import { accessSync, constants, readdirSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
+import { findExecutable } from '../platform/exec-path.js';
 import { readFileBounded } from '../platform/read-file.js';
-import { basename, delimiter, isAbsolute, join, resolve } from 'node:path';
+import { basename, isAbsolute, join, resolve } from 'node:path';
 import { createRequire } from 'node:module';
 import type { parseDocument as ParseDocument } from 'yaml';
 import { z } from 'zod';
@@ -167,18 +168,7 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
 
 /** The first of the known agents found as an executable on PATH (a relative PATH entry is skipped: it depends on the cwd). */
 export function firstAgentOnPath(pathEnv: string | undefined): AgentKind | undefined {
-  const dirs = (pathEnv ?? '').split(delimiter).filter((d) => d && isAbsolute(d));
-  for (const name of DEFAULT_AGENTS) {
-    for (const d of dirs) {
-      try {
-        accessSync(join(d, name), constants.X_OK);
-        return name;
-      } catch {
-        /* not here */
-      }
-    }
-  }
-  return undefined;
+  return DEFAULT_AGENTS.find((name) => findExecutable(name, { path: pathEnv ?? '' }));
 }
 
 /**

@@ -1,7 +1,6 @@
 // The shell command an agent's settings run for each hook event, and how castellan recognises its own entries again.
-import { accessSync, constants } from 'node:fs';
-import { delimiter, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { findExecutable } from '../platform/exec-path.js';
 import { CA_CERTS_ASSIGNMENTS } from './ca-certs.js';
 import { toolEventKind } from './govern.js';
 import { GATE_READ_MS, HOOK_PAYLOAD_MAX_BYTES, STATE_READ_MS } from './hook-input.js';
@@ -21,17 +20,7 @@ export function shellQuote(s: string): string {
 
 /** `castellan` on PATH, if there is one (an executable file). */
 export function findOnPath(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  for (const dir of (env.PATH ?? '').split(delimiter)) {
-    if (!dir) continue;
-    const p = join(dir, name);
-    try {
-      accessSync(p, constants.X_OK);
-      return p;
-    } catch {
-      /* next */
-    }
-  }
-  return undefined;
+  return findExecutable(name, { path: env.PATH ?? '' });
 }
 
 /**

@@ -4,8 +4,7 @@ import { encodeMouse, encodePaste, translateKeys } from './pane-input.js';
 import { parseScheduler, type PaneFeed, type ParseScheduler } from './parse-feed.js';
 import { spawnPty, type PtyExit, type PtyProcess } from './pty.js';
 import { Screen } from './screen.js';
-import { accessSync, constants, statSync } from 'node:fs';
-import { delimiter, isAbsolute, join, resolve } from 'node:path';
+import { findExecutable } from '../platform/exec-path.js';
 
 /**
  * Why a command cannot run, as a shell would say it (node-pty forks before exec, so a missing program would
@@ -14,20 +13,8 @@ import { delimiter, isAbsolute, join, resolve } from 'node:path';
 export function cannotRun(command: string[], cwd: string, env: Record<string, string>): string | undefined {
   const file = command[0];
   if (!file) return 'empty command';
-  const usable = (p: string) => {
-    try {
-      accessSync(p, constants.X_OK);
-      return statSync(p).isFile();
-    } catch {
-      return false;
-    }
-  };
-  if (file.includes('/')) {
-    const p = isAbsolute(file) ? file : resolve(cwd, file);
-    return usable(p) ? undefined : 'no such executable file';
-  }
-  for (const dir of (env.PATH ?? '/usr/bin:/bin').split(delimiter)) if (dir && usable(join(resolve(cwd, dir), file))) return undefined;
-  return 'command not found';
+  if (findExecutable(file, { path: env.PATH ?? '/usr/bin:/bin', cwd })) return undefined;
+  return file.includes('/') ? 'no such executable file' : 'command not found';
 }
 
 /** Reading pauses above HIGH unparsed bytes and resumes below LOW, so a flood cannot eat memory or starve others. */
