@@ -3,7 +3,6 @@ import { statSync } from 'node:fs';
 import type { AnyAction } from '../core/actions.js';
 import type { StampedEvent } from '../core/events.js';
 import type { ReduceResult } from '../core/reducer.js';
-import { findExecutable } from '../platform/exec-path.js';
 import type { Paths } from '../platform/paths.js';
 import { applyRestore, type ApplyHost } from './apply.js';
 import { Capture, type CaptureHost, type LivePane } from './capture.js';
@@ -68,9 +67,6 @@ const isDir = (p: string): boolean => {
   }
 };
 
-/** A program the restored panes' shells can run, on the server's PATH, which panes get (a shell's rc may add to it: a bare name not found here is then replaced by the path the pane ran, which runs either way). */
-const runnable = (program: string): boolean => findExecutable(program, { path: process.env.PATH ?? '' }) !== undefined;
-
 /** The session's side of restore: writes snapshots as the session changes, and installs one at start. */
 export class SessionSnapshots {
   private readonly capture: Capture;
@@ -91,7 +87,7 @@ export class SessionSnapshots {
 
   /** Installs the snapshot's shape and paints its panes; false when the reducer refused it (the caller starts fresh). */
   restore(loaded: LoadedSnapshot, size: { cols?: number; rows?: number }): boolean {
-    const plan = planRestore(loaded.snapshot, { shell: this.h.shell(), relaunch: this.h.relaunch(), isDir, runnable, fallbackCwd: this.h.cwd, ...size }, loaded.histories);
+    const plan = planRestore(loaded.snapshot, { shell: this.h.shell(), relaunch: this.h.relaunch(), isDir, fallbackCwd: this.h.cwd, ...size }, loaded.histories);
     try {
       this.h.dispatch(plan.action);
     } catch (e) {

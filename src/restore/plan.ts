@@ -14,8 +14,6 @@ export interface PlanContext {
   isDir(path: string): boolean;
   /** Where a pane goes when its directory is gone. */
   fallbackCwd: string;
-  /** Can this program be run (a bare name on the panes' PATH, or a path)? Without it, agents resume by bare name. */
-  runnable?(program: string): boolean;
   cols?: number;
   rows?: number;
 }
@@ -77,7 +75,7 @@ function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: s
   const head = `restored by castellan, snapshot of ${when(savedAt)}${cwdNote}`;
   const fg = p.foreground ?? [];
   if (p.kind === 'agent' && p.agent) {
-    const r = resumeCommand(p.agent.name, fg, p.agent.sessionId, ctx.runnable);
+    const r = resumeCommand(p.agent.name, fg, p.agent.sessionId);
     if (r) {
       const dropped = r.dropped.length ? `; not replayed: ${show(r.dropped)}` : '';
       const how = r.how === 'id' ? `conversation ${p.agent.sessionId}` : 'its latest conversation here (no session id was known)';

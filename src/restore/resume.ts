@@ -103,20 +103,12 @@ export interface ResumeCommand {
   dropped: string[];
 }
 
-/**
- * How to bring back an agent: its resume argv, or undefined when castellan does not know how. The program is its bare
- * name, found on PATH (an update of the agent is picked up), unless `runnable` says that name does not run while the
- * program the pane ran does (an absolute path, a wrapper's install dir, `node …/index.js`): then that one.
- */
-export function resumeCommand(agent: string, foreground: readonly string[], sessionId: string | undefined, runnable?: (program: string) => boolean): ResumeCommand | undefined {
+/** How to bring back an agent: its resume argv (program by bare name, found on PATH), or undefined when castellan does not know how. */
+export function resumeCommand(agent: string, foreground: readonly string[], sessionId: string | undefined): ResumeCommand | undefined {
   const row = resumeRow(agent);
   if (!row) return undefined;
-  const at = agentArgStart(foreground, agent);
-  const start = at ?? foreground.length;
+  const start = agentArgStart(foreground, agent) ?? foreground.length;
   const { kept, dropped } = keptFlags(row, foreground.slice(start));
   const id = sessionId && sessionIdSchema.safeParse(sessionId).success ? sessionId : undefined;
-  const argv = id ? row.resume(kept, id) : row.latest(kept);
-  const ran = at ? foreground.slice(0, at) : [];
-  if (runnable && ran.length && !ran.some((a) => hasControls(a) || a.length > 4096) && !runnable(argv[0]!) && runnable(ran[0]!)) argv.splice(0, 1, ...ran);
-  return { argv, how: id ? 'id' : 'latest', dropped };
+  return id ? { argv: row.resume(kept, id), how: 'id', dropped } : { argv: row.latest(kept), how: 'latest', dropped };
 }
