@@ -7,7 +7,7 @@
 // own code (hook-command.ts runHook) in server-only mode; whatever is not "the server answered" is replied
 // `fallback`, and door.sh runs the Node bridge as before. The contract: docs/integrations.md, "The hook door".
 import { execFile } from 'node:child_process';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import net from 'node:net';
 import { join } from 'node:path';
@@ -53,18 +53,9 @@ function claimDir(dir: string): string | undefined {
   if (st.isSymbolicLink() || !st.isDirectory()) return 'not a directory';
   if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return 'not ours';
   if ((st.mode & 0o777) !== 0o700) return `mode ${(st.mode & 0o777).toString(8)}, not 700`;
-  // A door left by a server that died: its FIFO and pid go; request files of requesters long gone too.
-  const now = Date.now();
+  // A door left by a server that died: its FIFO and pid go (its requesters' files: sweepStale, once the door is ours).
   for (const name of readdirSync(dir)) {
-    const p = join(dir, name);
-    if (name === 'in' || name === 'pid' || name.startsWith('pid.')) rmSync(p, { force: true });
-    else if (/^[0-9]+\.(req|pay|out)$/.test(name)) {
-      try {
-        if (now - lstatSync(p).mtimeMs > STALE_MS) unlinkSync(p);
-      } catch {
-        /* gone already */
-      }
-    }
+    if (name === 'in' || name === 'pid' || name.startsWith('pid.')) rmSync(join(dir, name), { force: true });
   }
   return undefined;
 }
@@ -108,6 +99,7 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
     why = (e as Error).message;
   }
   if (why) return refused(why);
+  await sweepStale(dir, Date.now());
   const inPath = join(dir, 'in');
   let fd: number;
   try {
