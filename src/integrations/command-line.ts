@@ -3,7 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { findExecutable } from '../platform/exec-path.js';
 import { CA_CERTS_ASSIGNMENTS } from './ca-certs.js';
 import { toolEventKind } from './govern.js';
-import { GATE_READ_MS, HOOK_PAYLOAD_MAX_BYTES, STATE_READ_MS } from './hook-input.js';
+import { HOOK_PAYLOAD_MAX_BYTES, readDeadline } from './hook-input.js';
 import { HARNESS_TABLES } from './tables.js';
 import type { AgentName } from './types.js';
 
@@ -78,10 +78,10 @@ export function installedHookCommand(argv: readonly string[], agent: AgentName, 
 
 /**
  * `door.sh SECONDS NODE BIN hook AGENT EVENT`: SECONDS is how long sh waits for the payload (the bridge's own read
- * deadline for the event, hook-input.ts), and the rest is the bridge's argv, so `isCastellanCommand` still knows the line.
+ * deadline for the event, hook-input.ts readDeadline without the tests' override), and the rest is the bridge's argv, so `isCastellanCommand` still knows the line.
  */
 export function doorCommand(argv: readonly string[], agent: AgentName, event: string): string {
-  const seconds = (toolEventKind(agent, event) === 'pre' ? GATE_READ_MS : STATE_READ_MS) / 1000;
+  const seconds = readDeadline({}, toolEventKind(agent, event) === 'pre') / 1000;
   return `[ -z "$CASTELLAN_ENV" ] || ${CA_CERTS_ASSIGNMENTS} exec /bin/sh ${shellQuote(DOOR_SH)} ${seconds} ${[...argv, 'hook', agent, event].map(shellQuote).join(' ')}`;
 }
 
