@@ -2,14 +2,13 @@
 //   node --import tsx bench/client-smaps.ts [--top 25] [--flood FILE] [-- node flags for the client, e.g. --no-opt]
 // --flood: also the RSS ~10 s after attach, then 3 s after the pane prints 20 MB of FILE, and the client's CPU in it.
 // The clean environment (bench/lib/env.ts) passes CASTELLAN_CLIENT_OPTIMIZER and CASTELLAN_SERVER_YOUNG_GEN through.
-import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { CastellanServer } from './lib/castellan.js';
 import { cleanEnv, makeTmp, removeTmp, type BenchEnv, type Options } from './lib/env.js';
 import { closeAll } from './lib/cleanup.js';
 import { TermClient } from './lib/term-client.js';
 import { sleep, waitUntil } from './lib/util.js';
-import { cpuMs } from './lib/proc.js';
+import { cpuMs, smapsByMapping } from './lib/proc.js';
 
 const argv = process.argv.slice(2);
 const top = argv.includes('--top') ? Number(argv[argv.indexOf('--top') + 1]) : 25;
@@ -20,24 +19,9 @@ const tmp = makeTmp();
 let id = 0;
 const b: BenchEnv = { opts: { quick: true } as Options, repo, root: repo, tmp, dataDir: tmp, profDir: tmp, file: '', fileBytes: 0, env: cleanEnv(join(tmp, 'home')), nextId: () => ++id };
 
+/** By mapping, biggest first: [name, Rss KiB, Anonymous KiB]. */
 function bySmaps(pid: number): Array<[string, number, number]> {
-  const m = new Map<string, [number, number]>();
-  let name = '';
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) {
-      // The node binary by permission: its code (r-xp) apart from its read-only data (ICU, snapshot, builtins' sources).
-      name = head[2] ? (head[2].endsWith('/node') ? `${head[2]} ${head[1]}` : head[2]) : '[anon]';
-      continue;
-    }
-    const kv = /^(Rss|Anonymous):\s+(\d+) kB/.exec(line);
-    if (!kv) continue;
-    const e = m.get(name) ?? [0, 0];
-    if (kv[1] === 'Rss') e[0] += Number(kv[2]);
-    else e[1] += Number(kv[2]);
-    m.set(name, e);
-  }
-  return [...m].map(([k, [r, a]]) => [k, r, a] as [string, number, number]).sort((x, y) => y[1] - x[1]);
+  return [...smapsByMapping(pid)].map(([k, [r, a]]) => [k, r, a] as [string, number, number]).sort((x, y) => y[1] - x[1]);
 }
 
 try {

@@ -5,12 +5,11 @@
 // frame went quiet (as the footprint section does). Medians of the runs, with the load average at the start and end.
 import { execFileSync, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
-import { readFileSync } from 'node:fs';
 import { CastellanServer } from './lib/castellan.js';
 import { cleanEnv, makeTmp, removeTmp, type BenchEnv, type Options } from './lib/env.js';
 import { closeAll } from './lib/cleanup.js';
-import { killPid } from './lib/proc.js';
-import { sleep } from './lib/util.js';
+import { killPid, smapsByMapping } from './lib/proc.js';
+import { median, sleep } from './lib/util.js';
 import { join } from 'node:path';
 
 const argv = process.argv.slice(2);
@@ -30,19 +29,15 @@ const roots = argv.includes('--roots') ? argv[argv.indexOf('--roots') + 1].split
 
 type Split = { rss: number; anon: number; file: number; maps: Map<string, [number, number]> };
 
+/** In MB, node's mappings as `node PERMS` and node_modules paths shortened, for the table. */
 function smaps(pid: number): Split {
   const maps = new Map<string, [number, number]>();
-  let name = '';
-  for (const line of readFileSync(`/proc/${pid}/smaps`, 'utf8').split('\n')) {
-    const head = /^[0-9a-f]+-[0-9a-f]+ (\S+) \S+ \S+ \S+\s*(.*)$/.exec(line);
-    if (head) {
-      name = head[2] ? (head[2].endsWith('/node') ? `node ${head[1]}` : head[2].replace(/.*\/node_modules\//, 'nm/')) : '[anon]';
-      continue;
-    }
-    const kv = /^(Rss|Anonymous):\s+(\d+) kB/.exec(line);
-    if (!kv) continue;
+  for (const [k, [r, a]] of smapsByMapping(pid)) {
+    const node = /\/node (\S+)$/.exec(k);
+    const name = node ? `node ${node[1]}` : k.replace(/.*\/node_modules\//, 'nm/');
     const e = maps.get(name) ?? [0, 0];
-    e[kv[1] === 'Rss' ? 0 : 1] += Number(kv[2]) / 1024;
+    e[0] += r / 1024;
+    e[1] += a / 1024;
     maps.set(name, e);
   }
   let rss = 0;
@@ -54,10 +49,6 @@ function smaps(pid: number): Split {
   return { rss, anon, file: rss - anon, maps };
 }
 
-const median = (xs: number[]) => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 
 const samples: Record<string, Split[]> = {};
 const probe = argv.includes('--probe') ? argv[argv.indexOf('--probe') + 1] : undefined;
