@@ -12,7 +12,8 @@ import { doorCommand } from '../../src/integrations/command-line.js';
 import type { AgentName } from '../../src/integrations/types.js';
 import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
-import { markingNode, runLine } from './support.js';
+import { runLine } from '../support/hook-line.js';
+import { markingNode } from './support.js';
 import { auditRecords } from '../robustness/bridge-support.js';
 
 const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;

@@ -9,6 +9,7 @@ import { join } from 'node:path';
 import { doorCommand, hookCommand, installedHookCommand, isCastellanCommand } from '../../src/integrations/command-line.js';
 import { toolEventKind } from '../../src/integrations/govern.js';
 import { installedEvents } from '../../src/integrations/tables.js';
+import { runLine as runHookLine } from '../support/hook-line.js';
 import { waitFor } from '../support/wait-for.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'hook-line-'));
@@ -24,19 +25,8 @@ process.stdin.on('data', (d) => (s += d)).on('end', () => {
 });`,
 );
 
-/** Runs the line as an agent does (sh -c, payload on stdin, waiting for exit AND for the hook's pipes to close). */
-function runLine(line: string, env: Record<string, string>, payload: string): Promise<{ code: number | null; stdout: string }> {
-  return new Promise((resolve, reject) => {
-    const p = spawn('/bin/sh', ['-c', line], { env: { PATH: process.env.PATH ?? '', CASTELLAN_ENV: '1', ...env }, stdio: ['pipe', 'pipe', 'pipe'] });
-    let stdout = '';
-    p.stdout.on('data', (d) => (stdout += d));
-    p.on('error', reject);
-    p.on('close', (code) => resolve({ code, stdout }));
-    // As agents do: a hook that exits without reading its stdin is no crash.
-    p.stdin.on('error', () => undefined);
-    p.stdin.end(payload);
-  });
-}
+/** Runs the line as an agent does (test/support/hook-line.ts), inside a pane (CASTELLAN_ENV) with the test's PATH. */
+const runLine = (line: string, env: Record<string, string>, payload: string) => runHookLine(line, { PATH: process.env.PATH ?? '', CASTELLAN_ENV: '1', ...env }, payload);
 
 const files = (name: string) => ({ OUT: join(dir, `${name}.out`), GO: join(dir, `${name}.go`) });
 
