@@ -1,40 +1,31 @@
 // The door's per-request files: read only when they are private regular files of ours, replied to only through a FIFO of ours.
-import { constants, promises as fsp } from 'node:fs';
+import { constants, promises as fsp, type Stats } from 'node:fs';
+import { readFileBounded } from '../platform/read-file.js';
 
 export type PrivateRead = { ok: true; buf: Buffer; mtimeMs: number } | { ok: false; why: 'missing' | 'too big' | 'not ours' | 'unreadable' };
+
+/** readFileBounded's refusals of what is at the path (a symlink, a directory, a FIFO, another owner or mode). */
+const REFUSED = new Set(['ELOOP', 'EACCES', 'EISDIR', 'ENOTREG', 'EREFUSED']);
 
 const uid = () => (typeof process.getuid === 'function' ? process.getuid() : -1);
 
 /**
- * Reads a request file whole, at most `max` bytes: opened without following a symlink and without blocking (a FIFO
- * put there instead is never waited on), and only a regular file of this user's that nobody else may read or write.
+ * Reads a request file whole, at most `max` bytes (platform/read-file.ts: without following a symlink, and without
+ * blocking: a FIFO put there instead is never waited on), and only a regular file of this user's that nobody else may
+ * read or write, and only as long as fstat said (one still being written, or cut, is not a request to act on).
+ * Synchronous, as the config reads are: a request file is at most 256 KiB, just written, in the page cache.
  */
-export async function readPrivate(path: string, max: number): Promise<PrivateRead> {
-  let fh: fsp.FileHandle;
-  try {
-    fh = await fsp.open(path, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
-  } catch (e) {
-    return { ok: false, why: (e as NodeJS.ErrnoException).code === 'ENOENT' ? 'missing' : 'not ours' };
-  }
-  try {
-    const st = await fh.stat();
-    if (!st.isFile() || st.uid !== uid() || (st.mode & 0o077) !== 0) return { ok: false, why: 'not ours' };
-    if (st.size > max) return { ok: false, why: 'too big' };
-    const buf = Buffer.allocUnsafe(st.size);
-    let n = 0;
-    while (n < st.size) {
-      const { bytesRead } = await fh.read(buf, n, st.size - n, n);
-      if (bytesRead === 0) break;
-      n += bytesRead;
-    }
-    // Still being written (or cut): not a request to act on.
-    if (n !== st.size) return { ok: false, why: 'unreadable' };
-    return { ok: true, buf, mtimeMs: st.mtimeMs };
-  } catch {
-    return { ok: false, why: 'unreadable' };
-  } finally {
-    await fh.close().catch(() => undefined);
-  }
+export function readPrivate(path: string, max: number): PrivateRead {
+  let st: Stats | undefined;
+  const r = readFileBounded(path, max, {
+    noFollow: true,
+    inspect: (s) => {
+      st = s;
+      return s.uid !== uid() || (s.mode & 0o077) !== 0 ? 'not ours' : undefined;
+    },
+  });
+  if (r.ok) return r.buf.length === st!.size ? { ok: true, buf: r.buf, mtimeMs: st!.mtimeMs } : { ok: false, why: 'unreadable' };
+  return { ok: false, why: r.code === 'ENOENT' ? 'missing' : r.code === 'EFBIG' ? 'too big' : REFUSED.has(r.code) ? 'not ours' : 'unreadable' };
 }
 
 /**

@@ -45,7 +45,7 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
     await writeReply(out, FALLBACK, arrival + REPLY_BY_MS);
     return { answered: false, why };
   };
-  const vars = await readPrivate(`${base}.req`, ENV_MAX);
+  const vars = readPrivate(`${base}.req`, ENV_MAX);
   if (!vars.ok) return fallback(`request file ${vars.why}`);
   const t0 = Math.min(arrival, vars.mtimeMs);
   if (Date.now() > t0 + START_BY_MS) return fallback('too late to start');
@@ -55,7 +55,7 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
   // The requester found this door from its CASTELLAN_SOCKET: a request naming another server is not ours to answer.
   if (env.CASTELLAN_SOCKET !== o.socket) return fallback('another socket');
   if (!env.PWD?.startsWith('/') || env.HOME === undefined) return fallback('no PWD or HOME');
-  const pay = await readPrivate(`${base}.pay`, DOOR_PAYLOAD_MAX);
+  const pay = readPrivate(`${base}.pay`, DOOR_PAYLOAD_MAX);
   if (!pay.ok) return fallback(`payload ${pay.why}`);
   let paths;
   try {
