@@ -4,7 +4,7 @@
 // The clean environment (bench/lib/env.ts) passes CASTELLAN_CLIENT_OPTIMIZER and CASTELLAN_SERVER_YOUNG_GEN through.
 import { join } from 'node:path';
 import { CastellanServer } from './lib/castellan.js';
-import { cleanEnv, makeTmp, removeTmp, type BenchEnv, type Options } from './lib/env.js';
+import { makeTmp, removeTmp, scriptEnv } from './lib/env.js';
 import { closeAll } from './lib/cleanup.js';
 import { TermClient } from './lib/term-client.js';
 import { sleep, waitUntil } from './lib/util.js';
@@ -16,8 +16,7 @@ const flood = argv.includes('--flood') ? argv[argv.indexOf('--flood') + 1] : und
 const clientFlags = argv.includes('--') ? argv.slice(argv.indexOf('--') + 1) : [];
 const repo = new URL('..', import.meta.url).pathname;
 const tmp = makeTmp();
-let id = 0;
-const b: BenchEnv = { opts: { quick: true } as Options, repo, root: repo, tmp, dataDir: tmp, profDir: tmp, file: '', fileBytes: 0, env: cleanEnv(join(tmp, 'home')), nextId: () => ++id };
+const b = scriptEnv({ repo, tmp, opts: { quick: true } });
 
 /** By mapping, biggest first: [name, Rss KiB, Anonymous KiB]. */
 function bySmaps(pid: number): Array<[string, number, number]> {

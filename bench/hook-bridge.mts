@@ -9,7 +9,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeAll, track } from './lib/cleanup.js';
-import { cleanEnv, makeRoot, makeTmp, removeTmp, type BenchEnv } from './lib/env.js';
+import { makeRoot, makeTmp, removeTmp, scriptEnv } from './lib/env.js';
 import { hookBridge } from './lib/hook-bridge.js';
 import { table } from './lib/report.js';
 import { round } from './lib/util.js';
@@ -24,20 +24,15 @@ if (!Number.isInteger(calls) || calls < 1) throw new Error('--calls needs a whol
 const REPO = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const tmp = makeTmp();
 track({ name: 'tmp', close: async () => removeTmp(tmp), killSync: () => removeTmp(tmp) });
-let id = 0;
 try {
-  const b = {
-    opts: { quick: false, snapshot: !argv.includes('--no-snapshot') },
+  const b = scriptEnv({
     repo: REPO,
     root: makeRoot(REPO, tmp, !argv.includes('--no-snapshot')),
     tmp,
+    opts: { quick: false, snapshot: !argv.includes('--no-snapshot') },
     dataDir: join(tmp, 'data'),
     profDir: join(tmp, 'prof'),
-    file: '',
-    fileBytes: 0,
-    env: cleanEnv(join(tmp, 'home')),
-    nextId: () => ++id,
-  } as unknown as BenchEnv;
+  });
   const l0 = loadavg().map((x) => round(x, 2));
   const r = await hookBridge(b, 'hook', calls);
   process.stdout.write(`${cpus().length} cores, load at start ${l0.join(' ')}, at end ${loadavg().map((x) => round(x, 2)).join(' ')}; ${calls} rounds\n`);

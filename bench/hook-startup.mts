@@ -16,7 +16,7 @@ import { cpus, loadavg } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { closeAll, track } from './lib/cleanup.js';
-import { cleanEnv, makeRoot, makeTmp, removeTmp, type BenchEnv } from './lib/env.js';
+import { makeRoot, makeTmp, removeTmp, scriptEnv } from './lib/env.js';
 import { bridgePane, timedCall, type Timed } from './lib/hook-bridge.js';
 import { table, type Row } from './lib/report.js';
 import { median, round, shq } from './lib/util.js';
@@ -55,10 +55,9 @@ function buildBlob(name: string, entry: string): string {
   return blob;
 }
 
-let id = 0;
 try {
   const root = makeRoot(REPO, tmp, true);
-  const b = { opts: { quick: false, snapshot: true }, repo: REPO, root, tmp, dataDir: join(tmp, 'data'), profDir: join(tmp, 'prof'), file: '', fileBytes: 0, env: cleanEnv(join(tmp, 'home')), nextId: () => ++id } as unknown as BenchEnv;
+  const b = scriptEnv({ repo: REPO, root, tmp, opts: { quick: false, snapshot: true }, dataDir: join(tmp, 'data'), profDir: join(tmp, 'prof') });
   const empty = buildBlob('empty', "require('node:v8').startupSnapshot.setDeserializeMainFunction(() => {});\n");
   const bridge = buildBlob('bridge', bridgeEntry(join(root, 'dist', 'hook', 'hook-main.cjs')));
   const { s, env } = await bridgePane(b);

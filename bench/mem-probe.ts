@@ -6,7 +6,7 @@
 import { execFileSync, spawn } from 'node:child_process';
 import { loadavg } from 'node:os';
 import { CastellanServer } from './lib/castellan.js';
-import { cleanEnv, makeTmp, removeTmp, type BenchEnv, type Options } from './lib/env.js';
+import { cleanEnv, makeTmp, removeTmp, scriptEnv } from './lib/env.js';
 import { closeAll } from './lib/cleanup.js';
 import { killPid, smapsByMapping } from './lib/proc.js';
 import { median, sleep } from './lib/util.js';
@@ -74,8 +74,7 @@ const tmp = makeTmp();
 try {
   for (let r = 0; r < runs; r++) for (const root of roots) {
     const tag = roots.length > 1 ? ` [${root}]` : '';
-    let id = 0;
-    const b: BenchEnv = { opts: { quick: true } as Options, repo, root, tmp, dataDir: tmp, profDir: tmp, file: '', fileBytes: 0, env: { ...cleanEnv(join(tmp, `home${r}-${id}-${roots.indexOf(root)}`)), ...extraEnv }, nextId: () => ++id };
+    const b = scriptEnv({ repo, root, tmp, opts: { quick: true }, env: { ...cleanEnv(join(tmp, `home${r}-0-${roots.indexOf(root)}`)), ...extraEnv } });
     await floor();
     const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: ['bash', '--norc', '--noprofile'] });
     try {

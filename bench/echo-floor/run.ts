@@ -8,7 +8,7 @@ import { fileURLToPath } from 'node:url';
 import pty from '@lydell/node-pty';
 import { CastellanServer } from '../lib/castellan.js';
 import { closeAll } from '../lib/cleanup.js';
-import { cleanEnv, makeTmp, removeTmp, type BenchEnv } from '../lib/env.js';
+import { makeTmp, removeTmp, scriptEnv } from '../lib/env.js';
 import { quantile, sleep } from '../lib/util.js';
 
 const HERE = dirname(fileURLToPath(import.meta.url));
@@ -17,8 +17,7 @@ const arg = (k: string, d: number) => (process.argv.includes(k) ? Number(process
 const N = arg('--n', 100), ROUNDS = arg('--rounds', 2);
 const sock = `echo-floor-${process.pid}`;
 const tmp = makeTmp();
-let id = 0;
-const b = { opts: { samples: N }, repo: REPO, root: REPO, tmp, dataDir: tmp, profDir: tmp, file: '', fileBytes: 0, env: cleanEnv(join(tmp, 'home')), nextId: () => ++id } as unknown as BenchEnv;
+const b = scriptEnv({ repo: REPO, tmp, opts: { samples: N } });
 
 type Arm = { name: string; cmd: string; args: string[]; env?: NodeJS.ProcessEnv; ready: (out: string) => boolean };
 

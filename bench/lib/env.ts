@@ -36,6 +36,27 @@ export interface BenchEnv {
   nextId(): number;
 }
 
+/**
+ * The BenchEnv a probe script (echo-trace, mem-probe, client-smaps, ...) runs in: bench/run.ts builds its own from the
+ * parsed options; a script names only what it uses. Defaults: the checkout itself as root, data and profiles in `tmp`,
+ * no data file, a clean environment with HOME in `tmp`.
+ */
+export function scriptEnv(o: { repo: string; tmp: string; root?: string; opts?: Partial<Options>; env?: NodeJS.ProcessEnv; dataDir?: string; profDir?: string; file?: string }): BenchEnv {
+  let id = 0;
+  return {
+    opts: (o.opts ?? {}) as Options,
+    repo: o.repo,
+    root: o.root ?? o.repo,
+    tmp: o.tmp,
+    dataDir: o.dataDir ?? o.tmp,
+    profDir: o.profDir ?? o.tmp,
+    file: o.file ?? '',
+    fileBytes: 0,
+    env: o.env ?? cleanEnv(join(o.tmp, 'home')),
+    nextId: () => ++id,
+  };
+}
+
 /** Copies the built castellan aside, so another engineer rebuilding dist/ mid-run cannot change what is measured. */
 export function makeRoot(repo: string, tmp: string, snapshot: boolean): string {
   if (!existsSync(join(repo, 'dist', 'cli', 'main.js'))) throw new Error(`castellan is not built: run npm run build in ${repo}`);
