@@ -29,8 +29,10 @@ try {
     await c.waitFor(ch, 2000);
     await sleep(15 + Math.floor(rnd() * 25));
   }
+  // A tool that has ended already (perf stat -- true, a typo) has no exit left to wait for.
+  const ended = st.exitCode !== null || st.signalCode !== null ? Promise.resolve() : new Promise((r) => st.once('exit', r));
   st.kill('SIGINT');
-  await new Promise((r) => st.on('exit', r));
+  await ended;
 } finally {
   await s.stop();
   await closeAll();
