@@ -185,8 +185,6 @@ export const loadPipeline = () => import('../hooks/pipeline.js');
 export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | undefined> {
   const kind = toolEventKind(o.agent, o.event);
   if (!kind) return undefined;
-  // Before anything is asked: once the server has decided (and audited) a call, the bridge must not decide it again.
-  if (o.serverOnly && o.env.CASTELLAN_AGENT_ID) throw new NeedsBridge('the agent\'s own hooks are asked by the bridge');
   const p = obj(o.payload);
   const call = toolCallOf(o.agent, o.payload);
   const cwd = str(p.cwd) ?? o.cwd;

@@ -76,7 +76,8 @@ export async function runHook(agentCtx: HookContext, positionals: string[], io: 
   const input =
     io.input ??
     (unclosed !== undefined ? notClosed(readDeadline(ctx.env, gating), unclosed) : json === undefined ? await readStdin({ timeoutMs: readDeadline(ctx.env, gating) }) : argvInput(json));
-  // The door serves only what ends in the server's answer; an agent's own hooks may answer any of its events.
+  // The door serves only what ends in the server's answer; an agent's own hooks may answer any of its events (asked
+  // before anything reaches the server: once it has decided and audited a call, the bridge must not decide it again).
   if (io.serverOnly && ctx.env.CASTELLAN_AGENT_ID) throw new NeedsBridge('an agent castellan started: its own hooks may answer');
   let payload: unknown;
   if (gating && isAgentName(agent)) {
