@@ -1,5 +1,5 @@
 // Echo timeline across bench, client and server: per-hop medians from hrtime stamps (apply stamps.patch and build first; see README.md).
-import { mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { cpSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
 import { join, resolve, dirname } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CastellanServer } from '../lib/castellan.js';
@@ -14,6 +14,7 @@ const REPO = resolve(BENCH, '..', '..');
 const flood = process.argv.includes('--flood');
 const rootArg = process.argv.indexOf('--root');
 const ROOT = rootArg > 0 ? process.argv[rootArg + 1] : REPO;
+const keepArg = process.argv.indexOf('--keep');
 const N = Number(process.argv[process.argv.indexOf('--n') + 1]) || 150;
 const tmp = makeTmp();
 const traceDir = join(tmp, 'trace');
@@ -93,6 +94,8 @@ for (const f of readdirSync(traceDir)) {
 events.sort((a, b) => (a.t < b.t ? -1 : 1));
 const order = ['c.stdin', 'c.parsed', 'c.routed', 'c.sent', 'c.input-done', 's.sock', 's.line', 's.d.shape', 's.d.json', 's.d.req', 's.d.params', 's.d.handler', 's.input', 's.ptywrote', 's.pty w1:p1', 's.pushed w1:p1', 's.urgent', 's.built', 's.sent u', 'c.sock', 'c.json', 'c.onframe', 'c.painted'];
 const per: Record<string, number[]> = {};
+/** Each hop's times with the index of their key in per.TOTAL. */
+const perKey: Record<string, Array<[number, number]>> = {};
 for (const k of keys) {
   if (!k.t1) continue;
   const firsts: Record<string, bigint> = {};
@@ -105,12 +108,37 @@ for (const k of keys) {
     const t = l === 'bench.seen' ? k.t1 : firsts[l];
     if (t === undefined) continue;
     (per[`${prevL} -> ${l}`] ??= []).push(Number(t - prev) / 1e6);
+    (perKey[`${prevL} -> ${l}`] ??= []).push([(per['TOTAL'] ?? []).length, Number(t - prev) / 1e6]);
     prev = t; prevL = l;
   }
   (per['TOTAL'] ??= []).push(Number(k.t1 - k.t0) / 1e6);
 }
+// Which frame carried each echo: the first flush after its pane's read (stamped builds only).
+const carried = { u: 0, t: 0 };
+for (const k of keys) {
+  if (!k.t1) continue;
+  let read = false;
+  for (const e of events) {
+    if (e.t < k.t0 || e.t > k.t1) continue;
+    if (e.l === 's.pushed w1:p1') read = true;
+    else if (read && e.l.startsWith('s.flush ')) {
+      carried[e.l.endsWith('u') ? 'u' : 't']++;
+      break;
+    }
+  }
+}
+if (carried.u + carried.t) console.log(`echo frames: ${carried.u} urgent, ${carried.t} on the tick`);
 const med = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length / 2)]; };
 const p90 = (xs: number[]) => { const s = [...xs].sort((a, b) => a - b); return s[Math.floor(s.length * 0.9)]; };
+// The same hops for the slowest 10 % of keys only (mean ms): where their extra time is.
+{
+  const total = per['TOTAL'] ?? [];
+  const cut = [...total].sort((a, b) => b - a)[Math.max(0, Math.round(total.length / 10) - 1)];
+  const slowHops: Record<string, number[]> = {};
+  for (const [k, v] of Object.entries(perKey)) if (k !== 'TOTAL') for (const [i, x] of v) if (total[i] >= cut) (slowHops[k] ??= []).push(x);
+  const mean = (xs: number[]) => xs.reduce((a, b) => a + b, 0) / xs.length;
+  if (total.length) console.log(`slowest 10 % (>= ${cut.toFixed(2)} ms), mean per hop: ${Object.entries(slowHops).filter(([, v]) => mean(v) >= 0.1).map(([k, v]) => `${k} ${mean(v).toFixed(2)} (n=${v.length})`).join('; ')}`);
+}
 for (const [k, v] of Object.entries(per)) console.log(`${k.padEnd(40)} n=${String(v.length).padStart(4)} median ${med(v).toFixed(3)} p90 ${p90(v).toFixed(3)} ms`);
 // GC pauses while typing (stamped builds only): how many, how long.
 for (const w of ['S', 'C']) {
@@ -122,6 +150,49 @@ for (const w of ['S', 'C']) {
     else if (e.l === `${w}.gc-end` && open !== undefined) (d.push(Number(e.t - open) / 1e6), (open = undefined));
   }
   if (d.length) console.log(`gc ${w === 'S' ? 'server' : 'client'}: ${d.length} pauses while typing, median ${med(d).toFixed(3)} p90 ${p90(d).toFixed(3)} max ${Math.max(...d).toFixed(3)} ms`);
+}
+// What keys waited behind on the server (stamped builds only): per block kind, the mean ms of it overlapping each key's
+// server span (client sent -> echo frame sent), for all keys and for the slowest 10 %; "span" is the span itself.
+{
+  const blocks: Array<{ kind: string; a: bigint; b: bigint }> = [];
+  const open: Record<string, bigint> = {};
+  const pairs: Record<string, [string, string]> = { gc: ['S.gc', 'S.gc-end'], turn: ['s.turn', 's.turn-end'], detect: ['s.detect', 's.detect-end'], tick: ['s.flush t', 's.sent t'] };
+  for (const e of events) {
+    for (const [kind, [a, b]] of Object.entries(pairs)) {
+      if (e.l === a) open[kind] = e.t;
+      else if (e.l === b && open[kind] !== undefined) {
+        blocks.push({ kind, a: open[kind], b: e.t });
+        delete open[kind];
+      }
+    }
+  }
+  const spans: Array<{ total: number; a: bigint; b: bigint }> = [];
+  for (const k of keys) {
+    if (!k.t1) continue;
+    let a: bigint | undefined, b: bigint | undefined;
+    for (const e of events) {
+      if (e.t < k.t0 || e.t > k.t1) continue;
+      if (a === undefined && e.l === 'c.sent') a = e.t;
+      if (a !== undefined && e.l === 's.sent u') { b = e.t; break; }
+    }
+    if (a !== undefined && b !== undefined) spans.push({ total: Number(k.t1 - k.t0) / 1e6, a, b });
+  }
+  const blame = (set: typeof spans) => {
+    const sum: Record<string, number> = { span: 0 };
+    for (const s of set) {
+      sum.span += Number(s.b - s.a) / 1e6;
+      for (const bl of blocks) {
+        const lo = bl.a > s.a ? bl.a : s.a, hi = bl.b < s.b ? bl.b : s.b;
+        if (hi > lo) sum[bl.kind] = (sum[bl.kind] ?? 0) + Number(hi - lo) / 1e6;
+      }
+    }
+    return Object.entries(sum).map(([k, v]) => `${k} ${(v / Math.max(1, set.length)).toFixed(3)}`).join(', ');
+  };
+  if (blocks.length && spans.length) {
+    const slow = [...spans].sort((x, y) => y.total - x.total).slice(0, Math.max(1, Math.round(spans.length / 10)));
+    console.log(`server waits per key (ms), all ${spans.length}: ${blame(spans)}`);
+    console.log(`server waits per key (ms), slowest ${slow.length}: ${blame(slow)}`);
+  }
 }
 // --why: for the slowest keys, every stamp between the key and its echo (X ... X-end pairs as one block with its length).
 if (process.argv.includes('--why')) {
@@ -142,6 +213,8 @@ if (process.argv.includes('--why')) {
     console.log(`key ${(Number(k.t1 - k.t0) / 1e6).toFixed(2)} ms: ${parts.join(' | ')}`);
   }
 }
+// --keep DIR: the raw stamp files, one per process, for analyses of one's own.
+if (keepArg > 0) cpSync(traceDir, process.argv[keepArg + 1], { recursive: true });
 removeTmp(tmp);
 
 console.log(`CPU per key: server ${cpuPerKey.s.toFixed(3)} ms, client ${cpuPerKey.c.toFixed(3)} ms (${ROOT})`);
