@@ -6,15 +6,9 @@ import type { ViewModel } from '../../core/view.js';
 import type { LocalUi } from '../ui-state.js';
 import { BADGE_GLYPH } from './AgentBadge.js';
 import { fit, pad, width } from './text-width.js';
-import { role, type TextStyle } from './theme-style.js';
+import { role, type Segment } from './theme-style.js';
 
 const ROLLUP_ORDER: AgentState[] = ['blocked', 'done', 'working', 'idle'];
-
-interface Segment {
-  key: string;
-  text: string;
-  style: TextStyle;
-}
 
 /** The tab text of a window; also used to map mouse clicks on the bar to windows. */
 export function tabText(w: ViewModel['windows'][number]): string {
@@ -36,13 +30,22 @@ export function tabAt(view: ViewModel, x: number): string | undefined {
   return undefined;
 }
 
-export function StatusBar({ view, local, theme, cols, prefixKey }: { view: ViewModel; local: LocalUi; theme: Theme; cols: number; prefixKey: string }) {
+export interface BarProps {
+  view: ViewModel;
+  local: LocalUi;
+  theme: Theme;
+  cols: number;
+  prefixKey: string;
+}
+
+/** The bar's texts from left to right (they fill at most `cols`), for StatusBar (Ink) and chrome-lines alike. */
+export function barSegments({ view, local, theme, cols, prefixKey }: BarProps): Segment[] {
   const bar = role(theme, 'bar');
   const o = local.overlay;
   if (o?.kind === 'prompt' || o?.kind === 'confirm' || o?.kind === 'ask') {
     const text =
       o.kind === 'prompt' ? `${o.label} ${o.text}█` : o.kind === 'ask' ? `⚠ ${o.label} — allow? (y/n, ${Math.max(0, Math.ceil((o.deadline - Date.now()) / 1000))}s)` : `${o.label} (y/n)`;
-    return <Text {...role(theme, 'prompt')}>{pad(text, cols)}</Text>;
+    return [{ key: 'prompt', text: pad(text, cols), style: role(theme, 'prompt') }];
   }
   const left: Segment[] = [{ key: 'session', text: sessionText(view), style: role(theme, 'bar.session') }];
   for (const w of view.windows) {
@@ -53,6 +56,8 @@ export function StatusBar({ view, local, theme, cols, prefixKey }: { view: ViewM
   if (local.prefix) right.push({ key: 'prefix', text: ` ${prefixKey} `, style: role(theme, 'bar.prefix') });
   const rollup = ROLLUP_ORDER.filter((s) => view.counts[s] > 0).map((s) => `${BADGE_GLYPH[s]}${view.counts[s]}`).join(' ');
   if (rollup) right.push({ key: 'rollup', text: ` ${rollup} `, style: role(theme, 'bar.status') });
+  // On a very narrow terminal the roll-up goes before the prefix indicator; the bar never overflows.
+  while (right.length && right.reduce((n, s) => n + width(s.text), 0) > cols) right.pop();
   // Tabs that do not fit are dropped from the end (the current one is kept).
   const rightW = right.reduce((n, s) => n + width(s.text), 0);
   let used = rightW;
@@ -60,7 +65,11 @@ export function StatusBar({ view, local, theme, cols, prefixKey }: { view: ViewM
   for (const s of left) {
     const w = width(s.text);
     if (used + w > cols) {
-      if (s.key === view.window.id) shown.push({ ...s, text: fit(s.text, Math.max(0, cols - used)) });
+      if (s.key === view.window.id) {
+        const cut = fit(s.text, Math.max(0, cols - used));
+        shown.push({ ...s, text: cut });
+        used += width(cut);
+      }
       break;
     }
     shown.push(s);
@@ -69,16 +78,16 @@ export function StatusBar({ view, local, theme, cols, prefixKey }: { view: ViewM
   const free = Math.max(0, cols - used);
   const notice = local.notice && free > 4 ? { text: fit(` ${local.notice.text} `, free), level: local.notice.level } : undefined;
   const gap = free - (notice ? width(notice.text) : 0);
+  const out = [...shown];
+  if (gap > 0) out.push({ key: 'gap', text: ' '.repeat(gap), style: bar });
+  if (notice) out.push({ key: 'notice', text: notice.text, style: { ...role(theme, `notice.${notice.level}`), backgroundColor: bar.backgroundColor } });
+  return [...out, ...right];
+}
+
+export function StatusBar(p: BarProps) {
   return (
-    <Box width={cols} height={1} flexDirection="row">
-      {shown.map((s) => (
-        <Text key={s.key} {...s.style}>{s.text}</Text>
-      ))}
-      {gap > 0 && <Text {...bar}>{' '.repeat(gap)}</Text>}
-      {notice && (
-        <Text {...role(theme, `notice.${notice.level}`)} backgroundColor={bar.backgroundColor}>{notice.text}</Text>
-      )}
-      {right.map((s) => (
+    <Box width={p.cols} height={1} flexDirection="row">
+      {barSegments(p).map((s) => (
         <Text key={s.key} {...s.style}>{s.text}</Text>
       ))}
     </Box>
