@@ -1,6 +1,4 @@
-// The attached client: routes keys, draws the chrome with Ink and pane rows with the painter, runs client-side commands.
-import React from 'react';
-import { renderToString } from 'ink';
+// The attached client: routes keys, draws the chrome (ui/chrome-lines) and pane rows with the painter, runs client-side commands.
 import type { ApiClient, Pushed } from '../api/client.js';
 import type { Theme } from '../config/themes.js';
 import { parseCommand, type BoundCommand } from '../core/commands.js';
@@ -19,7 +17,8 @@ import { overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
 import { PopupLayer, type PopupMessage } from './popup/layer.js';
 import { mouseModes, setTitle } from './terminal.js';
-import { areaTop, Chrome } from './ui/Chrome.js';
+import { areaTop } from './ui/Chrome.js';
+import { chromeLines } from './ui/chrome-lines.js';
 import { helpRows } from './ui/HelpOverlay.js';
 import { tabAt } from './ui/StatusBar.js';
 import type { LocalUi, Notice } from './ui-state.js';
@@ -205,23 +204,17 @@ export class ClientApp {
   private renderChrome(): void {
     if (!this.view) return;
     const { cols, rows } = this.io.size();
-    const out = renderToString(
-      React.createElement(Chrome, {
-        view: this.view,
-        local: this.local,
-        theme: this.cfg.theme,
-        cols,
-        rows,
-        barAtTop: this.barAtTop,
-        borders: this.cfg.ui.pane_borders,
-        bindings: this.keymap.bindings,
-        prefixKey: this.keymap.prefix,
-      }),
-      { columns: cols },
-    );
-    const lines = out.split('\n').slice(0, rows);
-    while (lines.length < rows) lines.push('');
-    this.painter.setChrome(lines);
+    this.painter.setChrome(chromeLines({
+      view: this.view,
+      local: this.local,
+      theme: this.cfg.theme,
+      cols,
+      rows,
+      barAtTop: this.barAtTop,
+      borders: this.cfg.ui.pane_borders,
+      bindings: this.keymap.bindings,
+      prefixKey: this.keymap.prefix,
+    }));
     this.painter.setCovered(['help', 'agents', 'chooser'].includes(this.local.overlay?.kind ?? ''));
   }
 

@@ -4,7 +4,7 @@ import type { Theme } from '../../config/themes.js';
 import type { PaneView } from '../../core/view.js';
 import { BADGE_GLYPH, badgeText } from './AgentBadge.js';
 import { fit, width } from './text-width.js';
-import { role } from './theme-style.js';
+import { role, type Segment } from './theme-style.js';
 
 const BORDER: Record<string, 'round' | 'single' | 'bold' | 'double'> = { rounded: 'round', single: 'single', heavy: 'bold', double: 'double' };
 
@@ -33,10 +33,21 @@ export function worktreeText(w: PaneView['worktree']): string {
   return ` ${w.branch} ${w.files}f +${w.added} -${w.removed}${w.ahead ? ` ↑${w.ahead}` : ''} `;
 }
 
-export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane: PaneView; top: number; theme: Theme; borders: string; zoomed?: boolean }) {
+/** What a pane's frame shows, for PaneFrame (Ink) and chrome-lines (composed by hand) alike. */
+export interface FrameParts {
+  box: 'round' | 'single' | 'bold' | 'double';
+  /** Ink colours a border with its colour alone (no bold or dim). */
+  borderColor: string | undefined;
+  /** Texts over the top edge: `left` from its first cell, `right` ending at its last; none when the pane is too narrow. */
+  left: Segment[];
+  right: Segment[];
+}
+
+export function frameParts(pane: PaneView, theme: Theme, borders: string, zoomed = false): FrameParts {
   const { rect } = pane;
-  const borderRole = pane.focused ? 'pane.border.focused' : 'pane.border';
-  const border = role(theme, borderRole);
+  const border = role(theme, pane.focused ? 'pane.border.focused' : 'pane.border');
+  const parts: FrameParts = { box: BORDER[borders] ?? 'round', borderColor: border.color, left: [], right: [] };
+  if (rect.w <= 4) return parts;
   const showBadge = !!pane.agent || (pane.state !== 'unknown' && !pane.exited);
   const badge = pane.exited
     ? ` ${pane.exited.signal ? `killed (signal ${pane.exited.signal})` : `exited ${pane.exited.code}`} `
@@ -58,17 +69,25 @@ export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane:
   const note = pane.message && !pane.exited ? ` ${pane.message.replace(/\s+/g, ' ')} ` : '';
   const noteW = Math.min(width(note), Math.max(0, inner - width(title) - wtW - badgeW - kidsW - 2));
   const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
+  parts.left.push({ key: 'title', text: title, style: role(theme, pane.focused ? 'pane.title.focused' : 'pane.title') });
+  if (wtW > 3) parts.left.push({ key: 'wt', text: fit(wt, wtW), style: role(theme, pane.worktree?.missing ? 'badge.blocked' : 'pane.title') });
+  if (noteW > 3) parts.right.push({ key: 'note', text: fit(note, noteW), style: badgeStyle });
+  if (badgeW > 0) parts.right.push({ key: 'badge', text: fit(badge, badgeW), style: badgeStyle });
+  if (kidsW > 0) parts.right.push({ key: 'kids', text: fit(kids, kidsW), style: role(theme, pane.children?.rollup ? `badge.${pane.children.rollup}` : 'badge.unknown') });
+  return parts;
+}
+
+export function PaneFrame({ pane, top, theme, borders, zoomed = false }: { pane: PaneView; top: number; theme: Theme; borders: string; zoomed?: boolean }) {
+  const { rect } = pane;
+  const f = frameParts(pane, theme, borders, zoomed);
   return (
     <>
-      <Box position="absolute" marginLeft={rect.x} marginTop={top + rect.y} width={rect.w} height={rect.h} borderStyle={BORDER[borders] ?? 'round'} borderColor={border.color} />
+      <Box position="absolute" marginLeft={rect.x} marginTop={top + rect.y} width={rect.w} height={rect.h} borderStyle={f.box} borderColor={f.borderColor} />
       {rect.w > 4 && (
-        <Box position="absolute" marginLeft={rect.x + 1} marginTop={top + rect.y} width={inner} height={1}>
-          <Text {...role(theme, pane.focused ? 'pane.title.focused' : 'pane.title')}>{title}</Text>
-          {wtW > 3 && <Text {...role(theme, pane.worktree?.missing ? 'badge.blocked' : 'pane.title')}>{fit(wt, wtW)}</Text>}
+        <Box position="absolute" marginLeft={rect.x + 1} marginTop={top + rect.y} width={rect.w - 2} height={1}>
+          {f.left.map((s) => <Text key={s.key} {...s.style}>{s.text}</Text>)}
           <Box flexGrow={1} />
-          {noteW > 3 && <Text {...badgeStyle}>{fit(note, noteW)}</Text>}
-          {badgeW > 0 && <Text {...badgeStyle}>{fit(badge, badgeW)}</Text>}
-          {kidsW > 0 && <Text {...role(theme, pane.children?.rollup ? `badge.${pane.children.rollup}` : 'badge.unknown')}>{fit(kids, kidsW)}</Text>}
+          {f.right.map((s) => <Text key={s.key} {...s.style}>{s.text}</Text>)}
         </Box>
       )}
     </>

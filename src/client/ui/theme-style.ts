@@ -33,3 +33,10 @@ export function textStyle(s: Style | undefined): TextStyle {
 }
 
 export const role = (theme: Theme, r: ThemeRole): TextStyle => textStyle(theme.roles[r]);
+
+/** A run of text in one style: a piece of a pane's top edge or of the bar. */
+export interface Segment {
+  key: string;
+  text: string;
+  style: TextStyle;
+}

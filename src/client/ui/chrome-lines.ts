@@ -1,0 +1,193 @@
+// The chrome as screen lines. Ink lays a whole screen out as a styled cell per column and row and turns it back into
+// strings (~35 ms at 202x53, on every title, badge, focus or layout change, and keys typed meanwhile wait), so the
+// everyday chrome - pane frames, fills and the bar - is composed here from the same parts PaneFrame and StatusBar draw,
+// at a cost in segments per row. Overlays (help, agent picker, chooser) still go through Ink: they are rare and whole.
+import React from 'react';
+import { renderToString } from 'ink';
+import chalk from 'chalk';
+import cliBoxes from 'cli-boxes';
+import { Chrome, areaTop, type ChromeProps } from './Chrome.js';
+import { frameParts } from './PaneFrame.js';
+import { barSegments } from './StatusBar.js';
+import { width as textWidth } from './text-width.js';
+import { role, type TextStyle } from './theme-style.js';
+
+/** The chrome's lines, `rows` of them, each at most `cols` wide. */
+export function chromeLines(p: ChromeProps): string[] {
+  const lines = composed(p) ?? inkLines(p);
+  while (lines.length < p.rows) lines.push('');
+  return lines;
+}
+
+/** Through Ink: what composed() is checked against, and what draws overlays. */
+export function inkLines(p: ChromeProps): string[] {
+  return renderToString(React.createElement(Chrome, p), { columns: p.cols }).split('\n').slice(0, p.rows);
+}
+
+const OVERLAYS = new Set(['help', 'agents', 'chooser']);
+
+/** The chrome composed by hand, or undefined where only Ink draws it (an overlay is up, a pane is under 2x2). */
+export function composed(p: ChromeProps): string[] | undefined {
+  const { view, theme, cols, rows } = p;
+  if (OVERLAYS.has(p.local.overlay?.kind ?? '')) return undefined;
+  if (view.window.panes.some((pane) => pane.rect.w < 2 || pane.rect.h < 2)) return undefined;
+  const screen = new Screen(cols, rows);
+  const top = areaTop(p.barAtTop);
+  for (const pane of view.window.panes) {
+    const { rect } = pane;
+    const f = frameParts(pane, theme, p.borders, view.window.zoomed);
+    const box = cliBoxes[f.box];
+    const edge: TextStyle = f.borderColor ? { color: f.borderColor } : {};
+    const y0 = top + rect.y;
+    const x1 = rect.x + rect.w - 1;
+    screen.put(y0, rect.x, box.topLeft + box.top.repeat(rect.w - 2) + box.topRight, edge);
+    for (let y = y0 + 1; y < y0 + rect.h - 1; y++) {
+      screen.put(y, rect.x, box.left, edge);
+      screen.put(y, x1, box.right, edge);
+    }
+    screen.put(y0 + rect.h - 1, rect.x, box.bottomLeft + box.bottom.repeat(rect.w - 2) + box.bottomRight, edge);
+    let x = rect.x + 1;
+    for (const s of f.left) x = screen.put(y0, x, s.text, s.style);
+    x = x1 - f.right.reduce((n, s) => n + width(s.text), 0);
+    for (const s of f.right) x = screen.put(y0, x, s.text, s.style);
+  }
+  // Space this client has beyond the shared window size (a smaller client is attached), as Chrome shows it.
+  const dim = role(theme, 'pane.border');
+  const fillRight = Math.max(0, cols - view.area.cols);
+  for (let i = 0; i < Math.min(view.area.rows, rows - 1) && fillRight > 0; i++) screen.put(top + i, view.area.cols, '·'.repeat(fillRight), dim);
+  const fillBottom = Math.max(0, rows - 1 - view.area.rows);
+  for (let i = 0; i < fillBottom; i++) screen.put(top + view.area.rows + i, 0, '·'.repeat(cols), dim);
+  const barRow = p.barAtTop ? 0 : rows - 1;
+  screen.clearRow(barRow);
+  let x = 0;
+  for (const s of barSegments({ view, local: p.local, theme, cols, prefixKey: p.prefixKey })) x = screen.put(barRow, x, s.text, s.style);
+  return screen.lines();
+}
+
+interface Run {
+  x: number;
+  w: number;
+  text: string;
+  style: TextStyle;
+}
+
+/** Rows of styled runs; a run put over others replaces what it covers, as a later write does in Ink's output. */
+class Screen {
+  private readonly rows: Run[][];
+
+  constructor(private readonly cols: number, rowCount: number) {
+    this.rows = Array.from({ length: Math.max(0, rowCount) }, () => []);
+  }
+
+  clearRow(y: number): void {
+    if (this.rows[y]) this.rows[y] = [];
+  }
+
+  /** Writes text at (y, x), clipped to the screen; returns the column after it. */
+  put(y: number, x: number, raw: string, style: TextStyle): number {
+    let text = raw.replace(CONTROL, ' ');
+    let w = width(text);
+    const end = x + w;
+    const row = this.rows[y];
+    if (!row || w === 0 || x >= this.cols || end <= 0) return end;
+    if (x < 0) {
+      text = dropCols(text, -x);
+      w += x;
+      x = 0;
+    }
+    if (x + w > this.cols) {
+      text = takeCols(text, this.cols - x);
+      w = this.cols - x;
+    }
+    if (w <= 0) return end;
+    const kept: Run[] = [];
+    for (const r of row) {
+      if (r.x + r.w <= x || r.x >= x + w) {
+        kept.push(r);
+        continue;
+      }
+      if (r.x < x) kept.push({ ...r, w: x - r.x, text: takeCols(r.text, x - r.x) });
+      if (r.x + r.w > x + w) kept.push({ ...r, x: x + w, w: r.x + r.w - x - w, text: dropCols(r.text, x + w - r.x) });
+    }
+    kept.push({ x, w, text, style });
+    kept.sort((a, b) => a.x - b.x);
+    this.rows[y] = kept;
+    return end;
+  }
+
+  lines(): string[] {
+    return this.rows.map((row) => {
+      let out = '';
+      let at = 0;
+      for (const r of row) {
+        if (r.x > at) out += ' '.repeat(r.x - at);
+        out += paint(r.text, r.style);
+        at = r.x + r.w;
+      }
+      return out;
+    });
+  }
+}
+
+// C0 and C1 controls (titles are cleaned by the server already; a control here would move the terminal's cursor).
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+
+// One column per UTF-16 unit: printable ASCII, box drawing and the fill's dot. Borders are long runs of these, and
+// string-width segments graphemes (Intl.Segmenter) on every call.
+const NARROW = /^[\x20-\x7e\u00b7\u2500-\u257f]*$/;
+const width = (text: string): number => (NARROW.test(text) ? text.length : textWidth(text));
+
+/** The first n columns of text (a wide character cut in half becomes a space). */
+function takeCols(text: string, n: number): string {
+  if (NARROW.test(text)) return text.slice(0, n) + ' '.repeat(Math.max(0, n - text.length));
+  let out = '';
+  let w = 0;
+  for (const ch of text) {
+    const cw = width(ch);
+    if (w + cw > n) break;
+    out += ch;
+    w += cw;
+  }
+  return out + ' '.repeat(n - w);
+}
+
+/** Text without its first n columns (a wide character cut in half becomes a space). */
+function dropCols(text: string, n: number): string {
+  if (NARROW.test(text)) return text.slice(n);
+  let w = 0;
+  let i = 0;
+  const chars = [...text];
+  while (i < chars.length && w < n) w += width(chars[i++]);
+  return ' '.repeat(w - n) + chars.slice(i).join('');
+}
+
+/** The text styled as Ink's Text styles it (the same chalk, in the same order), so both paths draw alike. */
+function paint(text: string, s: TextStyle): string {
+  if (!s.color && !s.backgroundColor && !s.bold && !s.dimColor && !s.italic && !s.underline && !s.inverse) return text;
+  let out = text;
+  if (s.dimColor) out = chalk.dim(out);
+  if (s.color) out = colorize(out, s.color, false);
+  if (s.backgroundColor) out = colorize(out, s.backgroundColor, true);
+  if (s.bold) out = chalk.bold(out);
+  if (s.italic) out = chalk.italic(out);
+  if (s.underline) out = chalk.underline(out);
+  if (s.inverse) out = chalk.inverse(out);
+  return out;
+}
+
+const ANSI256 = /^ansi256\(\s?(\d+)\s?\)$/;
+const RGB = /^rgb\(\s?(\d+),\s?(\d+),\s?(\d+)\s?\)$/;
+
+/** Ink's colour names: chalk's own, `#rrggbb`, `ansi256(n)` and `rgb(r,g,b)`. */
+function colorize(text: string, color: string, bg: boolean): string {
+  const c = chalk as unknown as Record<string, ((s: string) => string) | undefined>;
+  if (color in chalk) return c[bg ? `bg${color[0].toUpperCase()}${color.slice(1)}` : color]?.(text) ?? text;
+  if (color.startsWith('#')) return bg ? chalk.bgHex(color)(text) : chalk.hex(color)(text);
+  const a = ANSI256.exec(color);
+  if (a) return bg ? chalk.bgAnsi256(Number(a[1]))(text) : chalk.ansi256(Number(a[1]))(text);
+  const r = RGB.exec(color);
+  if (r) return bg ? chalk.bgRgb(Number(r[1]), Number(r[2]), Number(r[3]))(text) : chalk.rgb(Number(r[1]), Number(r[2]), Number(r[3]))(text);
+  return text;
+}
+
