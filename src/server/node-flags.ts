@@ -1,6 +1,6 @@
 // The Node flags a castellan server runs with (the daemon passes them; the bench starts its servers the same way).
 //
-// None by default, measured twice. --max-semi-space-size=N caps V8's young generation (it grows to 2 x 16 MB while
+// None by default at first, measured twice. --max-semi-space-size=N caps V8's young generation (it grows to 2 x 16 MB while
 // the server loads and is then kept). Bundled server, idle 200x50 pane, medians of 3 (load 8-14 on 2 cores):
 // default 78 MB RSS, =2 74 MB, =1 71.5 MB. Its price is more scavenges on the hot path: server CPU to take 20 MB
 // into a pane (no client) default 3.9 s, =2 4.0 s (+4 %), =1 4.2 s (+8 %) (medians of 3-4 interleaved runs), and
@@ -17,7 +17,15 @@
 // With the default, a quiet server gives the grown young generation back ~6 s after output stops instead of ~50 s
 // (src/server/young-gen-shrink.ts): floods keep the big one, the memory at rest is about what =4 gave (load 9:
 // per pane at rest 9.1 MB for the 1st, 5.9 for panes 2-4, tmux 8.8 / 8.5; idle server 73 -> 66.5 MB).
-export const SERVER_NODE_FLAGS: readonly string[] = [];
+// Since then (issue 14's row "panes 2-4 at 1 s"): V8 gives a grown young generation back only after it has seen 5 s
+// of low allocation, so 1 s after any flood the server still holds it, and in that row it was the excess: 3 panes
+// filled at once, 1.4 s after, new space held 16.8 MB resident against 1 MB at rest (of RSS 111.6 vs 86.3 MB; the
+// rest old-space garbage ~4, ArrayBuffers ~5, large objects ~4; bench/fill-tail.ts with a heap probe, load ~1).
+// A GC cannot shrink it sooner on V8 11 (gc({flavor:'last-resort'}) is not there). So the server caps it at =4
+// (8 MB): memory section, panes 2-4 at 1 s, 12.4 MB (1.47x tmux) -> 10.0 (1.18x) (load ~1); server CPU to take the
+// 50 MB file into a pane, medians of 4-6 interleaved runs, default 3495 / 3750 ms, =4 4000 / 3995 ms (+7-14 %,
+// load 1.4-2.9), which the throughput ratio with a client attached (1.6x tmux on a quiet machine) can afford.
+export const SERVER_NODE_FLAGS: readonly string[] = ['--max-semi-space-size=4'];
 
 /** Only V8 heap-size and compile-mode flags: nothing that loads code or changes what the server does. */
 const ALLOWED = /^--(max-semi-space-size|min-semi-space-size|max-old-space-size|semi-space-growth-factor)=\d{1,5}$|^--(lite-mode|max-lazy|optimize-for-size)$/;

@@ -83,6 +83,19 @@ test("CASTELLAN_SERVER_NODE_FLAGS reaches the server's node (and an unknown flag
   assert.ok(!argv.some((a) => a.startsWith('--inspect')), argv.join(' '));
 });
 
+test("by default the daemon caps the server's young generation (what is left 1 s after a flood), and an empty CASTELLAN_SERVER_NODE_FLAGS lifts it", async (t) => {
+  const argvOf = async (env: Record<string, string>): Promise<string[]> => {
+    const e = tempEnvFor(t, { env });
+    const start = await e.cli(['server', 'start', '--', 'sh']);
+    assert.equal(start.code, 0, start.stderr + e.logTail());
+    const pid = await e.serverPid();
+    assert.ok(pid);
+    return readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+  };
+  assert.ok((await argvOf({})).includes('--max-semi-space-size=4'));
+  assert.ok(!(await argvOf({ CASTELLAN_SERVER_NODE_FLAGS: '' })).some((a) => a.startsWith('--max-semi-space-size')));
+});
+
 test("the client's young generation: capped from inside before the app loads, and the cap holds while objects survive", async () => {
   // attach.js itself loads no Ink or React: the app comes in only after attach() has capped the young generation.
   const mods = await modulesOf(`await import(${dist('client/attach.js')});`);
