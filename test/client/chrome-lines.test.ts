@@ -8,35 +8,11 @@ import { composed, inkLines, chromeLines } from '../../src/client/ui/chrome-line
 import type { ChromeProps } from '../../src/client/ui/Chrome.js';
 import { loadTheme } from '../../src/config/themes.js';
 import type { PaneView, ViewModel } from '../../src/core/view.js';
+import { chromeProps, view } from '../support/chrome-view.js';
+import { prng } from '../support/prng.js';
 import type { AgentState } from '../../src/core/types.js';
-import { DEFAULT_BINDINGS } from '../../src/input/default-keymap.js';
 
 const THEMES = ['default', 'light', 'high-contrast'].map((n) => loadTheme(n, {}).theme);
-
-function view(over: Partial<ViewModel> = {}): ViewModel {
-  return {
-    session: 'work',
-    area: { cols: 80, rows: 23 },
-    windows: [
-      { id: 'w1', index: 1, name: 'agents', current: true, alert: false, panes: 2, rollup: 'working', zoomed: false },
-      { id: 'w2', index: 2, name: 'build', current: false, alert: true, panes: 1, rollup: 'blocked', zoomed: false },
-    ],
-    window: {
-      id: 'w1',
-      zoomed: false,
-      panes: [
-        { id: 'w1:p1', title: 'bash', rect: { x: 0, y: 0, w: 40, h: 23 }, focused: false, state: 'unknown', waiting: false },
-        { id: 'w1:p2', title: 'claude', rect: { x: 40, y: 0, w: 40, h: 23 }, focused: true, agent: 'claude', state: 'working', waiting: false },
-      ],
-    },
-    counts: { blocked: 1, done: 0, working: 1, idle: 0, unknown: 1 },
-    ...over,
-  };
-}
-
-const props = (p: Partial<ChromeProps> = {}): ChromeProps => ({
-  view: view(), local: { prefix: false }, theme: THEMES[0], cols: 80, rows: 24, barAtTop: false, borders: 'rounded', bindings: DEFAULT_BINDINGS, prefixKey: 'C-b', ...p,
-});
 
 /** Every cell of the lines drawn on a terminal, as text: character, fg, bg and attributes. */
 async function cells(lines: string[], cols: number, rows: number): Promise<string[]> {
@@ -66,7 +42,6 @@ async function same(p: ChromeProps, what: string): Promise<void> {
   assert.equal(mine.length, p.rows, `${what}: one line per row`);
   const [a, b] = await Promise.all([cells(mine, p.cols, p.rows), cells(inkLines(p), p.cols, p.rows)]);
   const diff = a.findIndex((c, i) => c !== b[i]);
-  if (diff !== -1 && process.env.CHROME_DEBUG) console.log(JSON.stringify(p.view.window.panes.map((x) => x.rect)), '\n' + mine.join('\n') + '\n----\n' + inkLines(p).join('\n'));
   assert.equal(diff, -1, `${what}: first differing cell\n  composed ${a[diff]}\n  ink      ${b[diff]}`);
 }
 
@@ -114,7 +89,7 @@ test('the composed chrome draws what Ink draws, cell for cell, in the chrome cas
   for (const level of [0, 1, 2, 3] as const) {
     await withLevel(level, async () => {
       for (const theme of THEMES) for (const borders of ['rounded', 'single', 'heavy', 'double']) {
-        for (const [what, p] of cases) await same(props({ theme, borders, ...p }), `${what} (${borders}, colour level ${level})`);
+        for (const [what, p] of cases) await same(chromeProps({ theme, borders, ...p }), `${what} (${borders}, colour level ${level})`);
       }
     });
   }
@@ -145,15 +120,14 @@ function randomView(rand: () => number, cols: number, rows: number): ViewModel {
 }
 
 test('the composed chrome draws what Ink draws over random layouts, client sizes and states', async () => {
-  let seed = 14;
-  const rand = () => ((seed = (seed * 1103515245 + 12345) % 2 ** 31) / 2 ** 31);
+  const rand = prng(14);
   await withLevel(3, async () => {
     for (let i = 0; i < 150; i++) {
       const cols = 20 + Math.floor(rand() * 120);
       const rows = 6 + Math.floor(rand() * 40);
       const v = randomView(rand, cols, rows - 1);
       const client = rand() < 0.7 ? { cols, rows } : { cols: cols + Math.floor(rand() * 30) - 15, rows: Math.max(3, rows + Math.floor(rand() * 10) - 5) };
-      await same(props({ view: v, ...client, barAtTop: rand() < 0.3, theme: THEMES[i % 3], local: { prefix: rand() < 0.3 } }), `random layout ${i} (${cols}x${rows} on ${client.cols}x${client.rows})`);
+      await same(chromeProps({ view: v, ...client, barAtTop: rand() < 0.3, theme: THEMES[i % 3], local: { prefix: rand() < 0.3 } }), `random layout ${i} (${cols}x${rows} on ${client.cols}x${client.rows})`);
     }
   });
 });
@@ -161,12 +135,12 @@ test('the composed chrome draws what Ink draws over random layouts, client sizes
 test('overlays and panes under 2x2 are left to Ink, and chromeLines gives every row', async () => {
   for (const kind of ['help', 'agents', 'chooser'] as const) {
     const local = kind === 'help' ? { prefix: false, overlay: { kind, filter: '', scroll: 0, filtering: false } } : { prefix: false, overlay: { kind } };
-    assert.equal(composed(props({ local: local as ChromeProps['local'] })), undefined, kind);
+    assert.equal(composed(chromeProps({ local: local as ChromeProps['local'] })), undefined, kind);
   }
   const tiny = view({ window: { id: 'w1', zoomed: false, panes: [pane({ rect: { x: 0, y: 0, w: 1, h: 23 } }, 1), pane({ rect: { x: 1, y: 0, w: 79, h: 23 } }, 2)] } });
-  assert.equal(composed(props({ view: tiny })), undefined);
-  assert.equal(chromeLines(props({ view: tiny })).length, 24);
-  const help = chromeLines(props({ local: { prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } } }));
+  assert.equal(composed(chromeProps({ view: tiny })), undefined);
+  assert.equal(chromeLines(chromeProps({ view: tiny })).length, 24);
+  const help = chromeLines(chromeProps({ local: { prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } } }));
   assert.equal(help.length, 24);
   assert.match(help.join('\n'), /castellan keys/);
 });
@@ -174,14 +148,14 @@ test('overlays and panes under 2x2 are left to Ink, and chromeLines gives every 
 test('a title carrying control characters cannot move the cursor', () => {
   const v = view();
   v.window.panes[0] = { ...v.window.panes[0], title: 'a\x1b[2J\rb\nc\x9bd' };
-  const lines = composed(props({ view: v }))!;
+  const lines = composed(chromeProps({ view: v }))!;
   assert.equal(lines.length, 24);
   assert.doesNotMatch(lines[0], /[\r\n\x9b]|\x1b\[2J/);
 });
 
 test('composing the chrome of a 202x53 screen with 8 panes costs well under Ink\'s', () => {
-  const rand = (() => { let s = 7; return () => ((s = (s * 1103515245 + 12345) % 2 ** 31) / 2 ** 31); })();
-  const p = props({ view: randomView(rand, 202, 52), cols: 202, rows: 53 });
+  const rand = prng(7);
+  const p = chromeProps({ view: randomView(rand, 202, 52), cols: 202, rows: 53 });
   const time = (f: () => unknown, n: number) => {
     for (let i = 0; i < 3; i++) f();
     const xs: number[] = [];

@@ -4,37 +4,12 @@ import assert from 'node:assert/strict';
 import React from 'react';
 import { render } from 'ink-testing-library';
 import { Chrome, type ChromeProps } from '../../src/client/ui/Chrome.js';
-import { loadTheme } from '../../src/config/themes.js';
-import type { ViewModel } from '../../src/core/view.js';
-import { DEFAULT_BINDINGS } from '../../src/input/default-keymap.js';
+import { chromeProps, view } from '../support/chrome-view.js';
 
-const theme = loadTheme('default', {}).theme;
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
 
-function view(over: Partial<ViewModel> = {}): ViewModel {
-  return {
-    session: 'work',
-    area: { cols: 80, rows: 23 },
-    windows: [
-      { id: 'w1', index: 1, name: 'agents', current: true, alert: false, panes: 2, rollup: 'working', zoomed: false },
-      { id: 'w2', index: 2, name: 'build', current: false, alert: true, panes: 1, rollup: 'blocked', zoomed: false },
-    ],
-    window: {
-      id: 'w1',
-      zoomed: false,
-      panes: [
-        { id: 'w1:p1', title: 'bash', rect: { x: 0, y: 0, w: 40, h: 23 }, focused: false, state: 'unknown', waiting: false },
-        { id: 'w1:p2', title: 'claude', rect: { x: 40, y: 0, w: 40, h: 23 }, focused: true, agent: 'claude', state: 'working', waiting: false },
-      ],
-    },
-    counts: { blocked: 1, done: 0, working: 1, idle: 0, unknown: 1 },
-    ...over,
-  };
-}
-
 function frame(p: Partial<ChromeProps> = {}): string[] {
-  const props: ChromeProps = { view: view(), local: { prefix: false }, theme, cols: 80, rows: 24, barAtTop: false, borders: 'rounded', bindings: DEFAULT_BINDINGS, prefixKey: 'C-b', ...p };
-  const r = render(<Chrome {...props} />);
+  const r = render(<Chrome {...chromeProps(p)} />);
   const out = strip(r.lastFrame() ?? '').split('\n');
   r.unmount();
   return out;
