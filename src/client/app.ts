@@ -18,7 +18,7 @@ import { Painter, type PaintCursor } from './painter.js';
 import { PopupLayer, type PopupMessage } from './popup/layer.js';
 import { mouseModes, setTitle } from './terminal.js';
 import { areaTop } from './ui/Chrome.js';
-import { chromeLines } from './ui/chrome-lines.js';
+import { chromeLines, coversPanes } from './ui/chrome-lines.js';
 import { helpRows } from './ui/HelpOverlay.js';
 import { tabAt } from './ui/StatusBar.js';
 import type { LocalUi, Notice } from './ui-state.js';
@@ -215,7 +215,7 @@ export class ClientApp {
       bindings: this.keymap.bindings,
       prefixKey: this.keymap.prefix,
     }));
-    this.painter.setCovered(['help', 'agents', 'chooser'].includes(this.local.overlay?.kind ?? ''));
+    this.painter.setCovered(coversPanes(this.local));
   }
 
   private setOverlay(overlay: LocalUi['overlay']): void {

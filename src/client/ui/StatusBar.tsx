@@ -57,9 +57,9 @@ export function barSegments({ view, local, theme, cols, prefixKey }: BarProps): 
   const rollup = ROLLUP_ORDER.filter((s) => view.counts[s] > 0).map((s) => `${BADGE_GLYPH[s]}${view.counts[s]}`).join(' ');
   if (rollup) right.push({ key: 'rollup', text: ` ${rollup} `, style: role(theme, 'bar.status') });
   // On a very narrow terminal the roll-up goes before the prefix indicator; the bar never overflows.
-  while (right.length && right.reduce((n, s) => n + width(s.text), 0) > cols) right.pop();
+  let rightW = right.reduce((n, s) => n + width(s.text), 0);
+  while (rightW > cols) rightW -= width(right.pop()!.text);
   // Tabs that do not fit are dropped from the end (the current one is kept).
-  const rightW = right.reduce((n, s) => n + width(s.text), 0);
   let used = rightW;
   const shown: Segment[] = [];
   for (const s of left) {

@@ -9,8 +9,9 @@ import cliBoxes from 'cli-boxes';
 import { Chrome, areaTop, type ChromeProps } from './Chrome.js';
 import { frameParts } from './PaneFrame.js';
 import { barSegments } from './StatusBar.js';
-import { width as textWidth } from './text-width.js';
+import { isNarrow, width } from './text-width.js';
 import { role, type TextStyle } from './theme-style.js';
+import type { LocalUi } from '../ui-state.js';
 
 /** The chrome's lines, `rows` of them, each at most `cols` wide. */
 export function chromeLines(p: ChromeProps): string[] {
@@ -26,10 +27,13 @@ export function inkLines(p: ChromeProps): string[] {
 
 const OVERLAYS = new Set(['help', 'agents', 'chooser']);
 
+/** An overlay that takes the whole screen is up: Ink draws the chrome, and pane rows are kept but not painted. */
+export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overlay?.kind ?? '');
+
 /** The chrome composed by hand, or undefined where only Ink draws it (an overlay is up, a pane is under 2x2). */
 export function composed(p: ChromeProps): string[] | undefined {
   const { view, theme, cols, rows } = p;
-  if (OVERLAYS.has(p.local.overlay?.kind ?? '')) return undefined;
+  if (coversPanes(p.local)) return undefined;
   if (view.window.panes.some((pane) => pane.rect.w < 2 || pane.rect.h < 2)) return undefined;
   const screen = new Screen(cols, rows);
   const top = areaTop(p.barAtTop);
@@ -133,14 +137,9 @@ class Screen {
 // eslint-disable-next-line no-control-regex
 const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
 
-// One column per UTF-16 unit: printable ASCII, box drawing and the fill's dot. Borders are long runs of these, and
-// string-width segments graphemes (Intl.Segmenter) on every call.
-const NARROW = /^[\x20-\x7e\u00b7\u2500-\u257f]*$/;
-const width = (text: string): number => (NARROW.test(text) ? text.length : textWidth(text));
-
 /** The first n columns of text (a wide character cut in half becomes a space). */
 function takeCols(text: string, n: number): string {
-  if (NARROW.test(text)) return text.slice(0, n) + ' '.repeat(Math.max(0, n - text.length));
+  if (isNarrow(text)) return text.slice(0, n) + ' '.repeat(Math.max(0, n - text.length));
   let out = '';
   let w = 0;
   for (const ch of text) {
@@ -154,7 +153,7 @@ function takeCols(text: string, n: number): string {
 
 /** Text without its first n columns (a wide character cut in half becomes a space). */
 function dropCols(text: string, n: number): string {
-  if (NARROW.test(text)) return text.slice(n);
+  if (isNarrow(text)) return text.slice(n);
   let w = 0;
   let i = 0;
   const chars = [...text];

@@ -1,7 +1,14 @@
 // Display widths of chrome text (CJK and emoji take two cells), and cutting text to a width.
 import stringWidth from 'string-width';
 
-export const width = (s: string): number => stringWidth(s);
+// One column per UTF-16 unit: printable ASCII, box drawing and the fill's dot. Borders are long runs of these, and
+// string-width segments graphemes (Intl.Segmenter) on every call.
+const NARROW = /^[\x20-\x7e\u00b7\u2500-\u257f]*$/;
+
+/** Text whose width is its length (no wide, combining or control characters). */
+export const isNarrow = (s: string): boolean => NARROW.test(s);
+
+export const width = (s: string): number => (NARROW.test(s) ? s.length : stringWidth(s));
 
 /** Cuts text to at most n display columns, ending with … when cut. */
 export function fit(s: string, n: number): string {
