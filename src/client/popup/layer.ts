@@ -1,12 +1,10 @@
 // The client's side of a popup: its rows and cursor from the server, drawn with a titled border over the layout.
-import React from 'react';
-import { renderToString, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { Rect } from '../../core/types.js';
 import type { MouseEvent } from '../../input/keys.js';
 import type { FloatLayer, PaintCursor } from '../painter.js';
 import { fit } from '../ui/text-width.js';
-import { role } from '../ui/theme-style.js';
+import { paint, role } from '../ui/theme-style.js';
 
 const cup = (row: number, col: number) => `\x1b[${row + 1};${col + 1}H`;
 
@@ -79,15 +77,14 @@ export class PopupLayer implements FloatLayer {
     return opened;
   }
 
-  /** Borders are styled once per placement (Ink renders the theme role to SGR). */
+  /** Borders are styled once per placement. */
   private border(title: string): void {
     const st = role(this.theme(), 'pane.border.focused');
-    const paint = (s: string) => renderToString(React.createElement(Text, st, s), { columns: s.length + 1 });
     const w = this.rect.w;
     const t = title ? ` ${fit(title, Math.max(0, w - 6))} ` : '';
-    this.top = paint(`╭─${t}${'─'.repeat(Math.max(0, w - 3 - [...t].length))}╮`);
-    this.side = paint('│');
-    this.bottom = paint(`╰${'─'.repeat(Math.max(0, w - 2))}╯`);
+    this.top = paint(`╭─${t}${'─'.repeat(Math.max(0, w - 3 - [...t].length))}╮`, st);
+    this.side = paint('│', st);
+    this.bottom = paint(`╰${'─'.repeat(Math.max(0, w - 2))}╯`, st);
   }
 
   paint(overdrawn: ReadonlySet<number>): string {

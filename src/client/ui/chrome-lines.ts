@@ -4,13 +4,12 @@
 // at a cost in segments per row. Overlays (help, agent picker, chooser) still go through Ink: they are rare and whole.
 import React from 'react';
 import { renderToString } from 'ink';
-import chalk from 'chalk';
 import cliBoxes from 'cli-boxes';
 import { Chrome, areaTop, type ChromeProps } from './Chrome.js';
 import { frameParts } from './PaneFrame.js';
 import { barSegments } from './StatusBar.js';
 import { isNarrow, width } from './text-width.js';
-import { role, type TextStyle } from './theme-style.js';
+import { paint, role, type TextStyle } from './theme-style.js';
 import type { LocalUi } from '../ui-state.js';
 
 /** The chrome's lines, `rows` of them, each at most `cols` wide. */
@@ -160,33 +159,3 @@ function dropCols(text: string, n: number): string {
   while (i < chars.length && w < n) w += width(chars[i++]);
   return ' '.repeat(w - n) + chars.slice(i).join('');
 }
-
-/** The text styled as Ink's Text styles it (the same chalk, in the same order), so both paths draw alike. */
-function paint(text: string, s: TextStyle): string {
-  if (!s.color && !s.backgroundColor && !s.bold && !s.dimColor && !s.italic && !s.underline && !s.inverse) return text;
-  let out = text;
-  if (s.dimColor) out = chalk.dim(out);
-  if (s.color) out = colorize(out, s.color, false);
-  if (s.backgroundColor) out = colorize(out, s.backgroundColor, true);
-  if (s.bold) out = chalk.bold(out);
-  if (s.italic) out = chalk.italic(out);
-  if (s.underline) out = chalk.underline(out);
-  if (s.inverse) out = chalk.inverse(out);
-  return out;
-}
-
-const ANSI256 = /^ansi256\(\s?(\d+)\s?\)$/;
-const RGB = /^rgb\(\s?(\d+),\s?(\d+),\s?(\d+)\s?\)$/;
-
-/** Ink's colour names: chalk's own, `#rrggbb`, `ansi256(n)` and `rgb(r,g,b)`. */
-function colorize(text: string, color: string, bg: boolean): string {
-  const c = chalk as unknown as Record<string, ((s: string) => string) | undefined>;
-  if (color in chalk) return c[bg ? `bg${color[0].toUpperCase()}${color.slice(1)}` : color]?.(text) ?? text;
-  if (color.startsWith('#')) return bg ? chalk.bgHex(color)(text) : chalk.hex(color)(text);
-  const a = ANSI256.exec(color);
-  if (a) return bg ? chalk.bgAnsi256(Number(a[1]))(text) : chalk.ansi256(Number(a[1]))(text);
-  const r = RGB.exec(color);
-  if (r) return bg ? chalk.bgRgb(Number(r[1]), Number(r[2]), Number(r[3]))(text) : chalk.rgb(Number(r[1]), Number(r[2]), Number(r[3]))(text);
-  return text;
-}
-
