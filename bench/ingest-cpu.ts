@@ -1,14 +1,13 @@
 // Server CPU to take the bench's 50 MB ANSI file into one 200x50 pane, no client: A/B of Node flags, interleaved.
 //   node --import tsx bench/ingest-cpu.ts --runs 4 --variants "" "--max-semi-space-size=4"
 // Prints per variant the server CPU ms and wall ms of each run (trigger to marker on screen) and their medians.
-import { spawn } from 'node:child_process';
-import { closeSync, mkdirSync, openSync } from 'node:fs';
+// A variant is the server's whole set of Node flags ("" is Node's defaults, not the daemon's).
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { ansiFile } from './lib/data.js';
-import { cleanEnv, makeTmp, removeTmp } from './lib/env.js';
-import { Ndjson } from './lib/ndjson.js';
-import { cpuTicksMs, killPid } from './lib/proc.js';
+import { CastellanServer } from './lib/castellan.js';
+import { makeTmp, removeTmp, scriptEnv } from './lib/env.js';
+import { cpuTicksMs } from './lib/proc.js';
 import { median, shq, sleep, waitUntil } from './lib/util.js';
 
 const argv = process.argv.slice(2);
@@ -19,25 +18,17 @@ const file = ansiFile(join(repo, 'bench', 'data'), 50 * 1024 * 1024);
 
 async function once(flags: string[]): Promise<[number, number]> {
   const tmp = makeTmp();
-  const home = join(tmp, 'h');
-  mkdirSync(home, { recursive: true });
-  const socket = join(home, 's.sock');
-  const fd = openSync(join(home, 'server.out'), 'a');
   const script = `read _; cat ${shq(file)}; printf '\\n%s%s\\n' INGEST- DONE; exec sleep 100000`;
-  const child = spawn(process.execPath, [...flags, join(repo, 'bin', 'castellan.js'), 'server', 'start', '--foreground', '--cols', '202', '--rows', '53', '--', 'sh', '-c', script], { cwd: home, env: { ...cleanEnv(home), CASTELLAN_SOCKET: socket }, stdio: ['ignore', fd, fd], detached: true });
-  closeSync(fd);
+  const s = await CastellanServer.start(scriptEnv({ repo, tmp, file }), { cols: 202, rows: 53, command: ['sh', '-c', script], nodeFlags: flags });
   try {
-    const api = await waitUntil(() => Ndjson.connect(socket, 500).catch(() => undefined), 'socket', 15_000, 50);
     await sleep(1000);
-    const c0 = cpuTicksMs(child.pid!);
+    const c0 = cpuTicksMs(s.pid);
     const t0 = Date.now();
-    await api.request('pane.send_text', { pane_id: 'w1:p1', text: '\r' });
-    await waitUntil(async () => (await api.request<{ text: string }>('pane.read', { pane_id: 'w1:p1' })).text.includes('INGEST-DONE'), 'ingest', 120_000, 20);
-    const r: [number, number] = [cpuTicksMs(child.pid!) - c0, Date.now() - t0];
-    api.close();
-    return r;
+    await s.api.request('pane.send_text', { pane_id: 'w1:p1', text: '\r' });
+    await waitUntil(async () => (await s.api.request<{ text: string }>('pane.read', { pane_id: 'w1:p1' })).text.includes('INGEST-DONE'), 'ingest', 120_000, 20);
+    return [cpuTicksMs(s.pid) - c0, Date.now() - t0];
   } finally {
-    killPid(child.pid, 'SIGKILL');
+    await s.stop();
     removeTmp(tmp);
   }
 }

@@ -41,7 +41,7 @@ export class CastellanServer {
   }
 
   /** Starts `castellan server start --foreground` with a window of cols x rows (pane = cols-2 x rows-2 inside its border). */
-  static async start(b: BenchEnv, o: { cols: number; rows: number; command: string[]; profile?: boolean }): Promise<CastellanServer> {
+  static async start(b: BenchEnv, o: { cols: number; rows: number; command: string[]; profile?: boolean; nodeFlags?: string[] }): Promise<CastellanServer> {
     const id = b.nextId();
     const home = join(b.tmp, `c${id}`);
     mkdirSync(home, { recursive: true });
@@ -50,8 +50,9 @@ export class CastellanServer {
     const logFile = join(home, 'server.out');
     const fd = openSync(logFile, 'a');
     const nodeArgs = o.profile ? ['--cpu-prof', '--cpu-prof-dir', b.profDir, '--cpu-prof-name', `server-${process.pid}-${id}.cpuprofile`] : [];
-    // Started as the daemon starts a server (its Node flags; CASTELLAN_SERVER_NODE_FLAGS= for Node's defaults).
-    const args = [...serverNodeFlags(process.env), ...nodeArgs, join(b.root, 'bin', 'castellan.js'), 'server', 'start', '--foreground', '--cols', String(o.cols), '--rows', String(o.rows), '--', ...o.command];
+    // Started as the daemon starts a server (its Node flags; CASTELLAN_SERVER_NODE_FLAGS= for Node's defaults), unless
+    // a probe gives its own (an A/B of flags, --trace-gc, --import of a heap probe).
+    const args = [...(o.nodeFlags ?? serverNodeFlags(process.env)), ...nodeArgs, join(b.root, 'bin', 'castellan.js'), 'server', 'start', '--foreground', '--cols', String(o.cols), '--rows', String(o.rows), '--', ...o.command];
     const child = spawn(process.execPath, args, { cwd: home, env, stdio: ['ignore', fd, fd], detached: true });
     closeSync(fd);
     // Tracked before it answers, so a failed start is cleaned up too.

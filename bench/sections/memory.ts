@@ -11,13 +11,23 @@
 // Target (issue 14): memory per pane with full scrollback at most 1.5x tmux's, with as many lines kept.
 import { CastellanServer } from '../lib/castellan.js';
 import type { BenchEnv } from '../lib/env.js';
+import type { Ndjson } from '../lib/ndjson.js';
 import { rssKiB } from '../lib/proc.js';
 import type { Row, SectionResult } from '../lib/report.js';
 import { TmuxServer } from '../lib/tmux.js';
 import { log, round, shq, sleep, waitUntil } from '../lib/util.js';
 
 const LINES = 12_000;
-const script = (file: string) => `read _; head -n ${LINES} ${shq(file)}; printf '%s%s\\n' FILL-DONE- "$0"; exec sleep 100000`;
+/** A pane's program: waits for a key, prints LINES lines of the file, says FILL-DONE-<its tag ($0)>, then idles. */
+export const script = (file: string) => `read _; head -n ${LINES} ${shq(file)}; printf '%s%s\\n' FILL-DONE- "$0"; exec sleep 100000`;
+
+/** Starts the panes' fills at once (a key to each), and waits until each has printed its whole file. */
+export async function fillPanes(api: Ndjson, panes: Array<[string, string]>): Promise<void> {
+  for (const [id] of panes) await api.request('pane.send_text', { pane_id: id, text: '\r' });
+  for (const [id, tag] of panes) {
+    await waitUntil(async () => (await api.request<{ text: string }>('pane.read', { pane_id: id })).text.includes(`FILL-DONE-${tag}`), `castellan ${id} to fill`, 60_000, 100);
+  }
+}
 
 /** Seconds after a step for its at-rest reading (young-gen-shrink needs ~6 s of quiet, a retry 5.5 s more). */
 const REST_S = 15;
@@ -54,12 +64,7 @@ async function stepRss(pid: number): Promise<[number, number]> {
 async function castellanMem(b: BenchEnv): Promise<MemRun> {
   const s = await CastellanServer.start(b, { cols: 202, rows: 53, command: ['sh', '-c', script(b.file), 'p1'] });
   try {
-    const fill = async (panes: Array<[string, string]>) => {
-      for (const [id] of panes) await s.api.request('pane.send_text', { pane_id: id, text: '\r' });
-      for (const [id, tag] of panes) {
-        await waitUntil(async () => (await s.api.request<{ text: string }>('pane.read', { pane_id: id })).text.includes(`FILL-DONE-${tag}`), `castellan ${id} to fill`, 60_000, 100);
-      }
-    };
+    const fill = (panes: Array<[string, string]>) => fillPanes(s.api, panes);
     const [base1, restBase1] = await stepRss(s.pid);
     await fill([['w1:p1', 'p1']]);
     const [filled1, restFilled1] = await stepRss(s.pid);
