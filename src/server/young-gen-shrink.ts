@@ -2,9 +2,9 @@
 //
 // A flood of pane output grows V8's new space to 2 x 16 MB (it doubles while scavenges keep more than it holds), and
 // that is what keeps parsing fast. (The daemon now caps it at 2 x 4 MB, src/server/node-flags.ts; this still gives
-// back the ~6 MB above the 2 MB start, and all of it under CASTELLAN_SERVER_NODE_FLAGS="".) V8 keeps it committed after the flood: it shrinks new space only in a GC that sees
-// a low allocation rate over V8's last 5 s (Heap::ReduceNewSpaceSize), and its memory reducer judged the rate from
-// samples that still held the flood for ~50 s here (measured: RSS 94 MB until ~55 s after a fill, then 72 MB).
+// back the ~6 MB above the 2 MB start, and all of it under CASTELLAN_SERVER_NODE_FLAGS="".) V8 keeps it committed
+// after the flood: it shrinks new space only in a GC that sees a low allocation rate over V8's last 5 s
+// (Heap::ReduceNewSpaceSize), and its memory reducer judged the rate from samples that still held the flood for ~50 s here (measured: RSS 94 MB until ~55 s after a fill, then 72 MB).
 // A GC sooner does not shrink it: with 1-3 s of quiet, a full GC, then up to 30 scavenges, left it at 32 MB (the
 // flood's samples stay in V8's window). So once the server has used little CPU for a second, no GC has run for 5.5 s
 // (after a flood: 5.5 s after it ended; V8 must see 5 s of low allocation) and new space is still grown, this runs
