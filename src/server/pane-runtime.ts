@@ -85,6 +85,11 @@ export class PaneRuntime {
     pty.onExit((e) => this.finish(e));
   }
 
+  /** castellan's own text into this pane's screen (a restored history), parsed in turns with every pane's output. */
+  show(data: string | Iterator<string>): void {
+    this.feed.queue(data);
+  }
+
   private finish(e: PtyExit): void {
     if (this.exited) return;
     this.exited = true;
