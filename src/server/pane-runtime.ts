@@ -61,8 +61,9 @@ export class PaneRuntime {
     this.screen.onTitle((t) => o.onTitle(t));
     this.screen.onBell(() => o.onBell());
     this.screen.onNotify((n) => o.onNotify(n));
-    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued) => {
+    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued, more) => {
       if (queued < LOW) this.pty?.resume();
+      this.screen.outputWaiting(more);
     });
     let pty: PtyProcess | undefined;
     const why = cannotRun(o.command, o.cwd, o.env);

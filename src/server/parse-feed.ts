@@ -52,8 +52,12 @@ export class PaneFeed {
   constructor(
     private readonly sched: ParseScheduler,
     private readonly parser: SyncParser,
-    private readonly onParsed: (queued: number) => void,
+    /** After each piece: bytes still queued, and whether any output (counted or lazy) is still waiting. */
+    private readonly onParsed: (queued: number, more: boolean) => void,
   ) {}
+
+  /** Lazy items (iterators of pieces) in the queue: output whose size is not known yet. */
+  private lazy = 0;
 
   /** Bytes (UTF-16 units for strings) waiting to be parsed. */
   get queued(): number {
@@ -89,7 +93,10 @@ export class PaneFeed {
     if (typeof text === 'string') {
       this.items.push(text);
       this.bytes += text.length;
-    } else this.items.push({ pieces: text });
+    } else {
+      this.items.push({ pieces: text });
+      this.lazy++;
+    }
     this.sched.wake(this);
   }
 
@@ -112,6 +119,7 @@ export class PaneFeed {
     this.items = [];
     this.offset = 0;
     this.bytes = 0;
+    this.lazy = 0;
   }
 
   /** Parses up to `budget` bytes from the head of the queue; returns true when the queue is empty. */
@@ -130,6 +138,8 @@ export class PaneFeed {
         const next = head.pieces.next();
         if (next.done) {
           this.items.shift();
+          this.lazy--;
+          if (this.bytes === 0 && this.lazy === 0) this.onParsed(0, false);
           continue;
         }
         piece = next.value;
@@ -154,7 +164,7 @@ export class PaneFeed {
       } finally {
         this.parsing = false;
       }
-      this.onParsed(this.bytes);
+      this.onParsed(this.bytes, this.bytes > 0 || this.lazy > 0);
     }
     return this.items.length === 0;
   }
@@ -201,7 +211,7 @@ export class ParseScheduler {
       });
   }
 
-  feed(parser: SyncParser, onParsed: (queued: number) => void = () => {}): PaneFeed {
+  feed(parser: SyncParser, onParsed: (queued: number, more: boolean) => void = () => {}): PaneFeed {
     return new PaneFeed(this, parser, onParsed);
   }
 
