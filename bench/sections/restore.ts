@@ -103,6 +103,7 @@ async function restoreSide(b: BenchEnv, paths: { stateDir: string; session: stri
   const { loadSnapshot } = await load<typeof import('../../src/restore/index.js')>(b, 'restore/index.js');
   const { planRestore } = await load<typeof import('../../src/restore/plan.js')>(b, 'restore/plan.js');
   const { applyRestore } = await load<typeof import('../../src/restore/apply.js')>(b, 'restore/apply.js');
+  const { parseScheduler } = await load<typeof import('../../src/server/parse-feed.js')>(b, 'server/parse-feed.js');
   let meter = sliceMeter();
   const t0 = now();
   const { loaded } = await loadSnapshot(paths);
@@ -111,12 +112,15 @@ async function restoreSide(b: BenchEnv, paths: { stateDir: string; session: stri
   if (!loaded) throw new Error('restore: the snapshot just written did not load');
   const plan = planRestore(loaded.snapshot, { shell: ['/bin/sh'], relaunch: [], isDir: () => true, fallbackCwd: '/' }, loaded.histories);
   const screens = new Map([...plan.panes.keys()].map((id) => [id, new Screen({ cols: 100, rows: 25, scrollback: LINES })]));
+  // Each screen behind a feed of the server's parse scheduler, as a PaneRuntime has it (PaneRuntime.show).
+  const feeds = new Map([...screens].map(([id, s]) => [id, parseScheduler.feed({ parse: (d) => s.parseNow(d) }, (_q, more) => s.outputWaiting(more))]));
   meter = sliceMeter();
   const t1 = now();
-  void applyRestore({ pane: (id) => ({ exited: false, lastOutputAt: 1, screen: screens.get(id)!, write: () => {} }), paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} }, plan);
-  await Promise.all([...screens.values()].map((s) => new Promise<void>((r) => s.write('', r))));
+  void applyRestore({ pane: (id) => ({ exited: false, lastOutputAt: 1, show: (d) => feeds.get(id)!.queue(d), write: () => {} }), paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} }, plan);
+  await Promise.all([...feeds.values()].map((f) => new Promise<void>((r) => f.then(r))));
   const paintMs = now() - t1;
   const paintSliceMs = meter.stop();
+  for (const f of feeds.values()) f.close();
   for (const s of screens.values()) s.dispose();
   return { loadMs, loadSliceMs, paintMs, paintSliceMs };
 }

@@ -30,6 +30,8 @@ export class TieredStore {
   private readonly ring: RawRing;
   private timer: NodeJS.Timeout | undefined;
   private busy = false;
+  /** More output is already read and waiting to be parsed (hold()): not quiet, however long its turn takes. */
+  private held = false;
   /** Waiting in the shared encoder's queue. */
   private queued = false;
 
@@ -59,6 +61,18 @@ export class TieredStore {
     }
     this.busy = true;
     if (!this.timer && !this.queued) this.arm();
+  }
+
+  /**
+   * The pane's output is waiting in castellan's parse queue (src/server/parse-feed.ts): the pane is not quiet, even
+   * when its next piece comes later than QUIET_MS (sixteen panes taking turns on a loaded machine). Without it, each
+   * pane of a restore (16 x 10 000 lines, load 5-10) was taken for quiet between its pieces: its lines were encoded,
+   * its raw tier freed and allocated again, piece after piece: 16-20 s of CPU instead of 1.5 s.
+   */
+  hold(on: boolean): void {
+    if (this.held === on) return;
+    this.held = on;
+    if (!on && this.ring.count > 0 && !this.timer && !this.queued) this.arm();
   }
 
   /** Encodes every pending line now. */
@@ -109,14 +123,14 @@ export class TieredStore {
   private tick(): void {
     this.timer = undefined;
     // Output still arriving: wait for quiet (the lines may yet be evicted unencoded).
-    if (this.busy) return this.arm();
+    if (this.busy || this.held) return this.arm();
     this.queued = true;
     encoder.add(this);
   }
 
   /** One step for the shared encoder: true while lines are left. Output that came back stops it until quiet again. */
   step(): boolean {
-    if (this.busy) {
+    if (this.busy || this.held) {
       this.queued = false;
       this.arm();
       return false;

@@ -127,6 +127,11 @@ export class Scrollback {
     return this.store.bytes();
   }
 
+  /** More of the pane's output waits to be parsed: its lines are not encoded meanwhile (TieredStore.hold). */
+  outputWaiting(on: boolean): void {
+    this.store.hold(on);
+  }
+
   /** Archived lines not encoded yet (they are while the pane is quiet; any read encodes them first). */
   pendingLines(): number {
     return this.store.pendingCount;

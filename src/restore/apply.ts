@@ -2,7 +2,8 @@
 import { shellQuote, type PanePlan, type RestorePlan } from './plan.js';
 
 export interface ApplyHost {
-  pane(id: string): { readonly exited: boolean; readonly lastOutputAt: number; screen: { write(data: string): void }; write(data: string): void } | undefined;
+  /** show(): text into the pane's screen, parsed in turns with all panes' output (PaneRuntime.show); write(): into its pty. */
+  pane(id: string): { readonly exited: boolean; readonly lastOutputAt: number; show(data: string | Iterator<string>): void; write(data: string): void } | undefined;
   paneCwd(id: string): string;
   /** Re-arms an agent definition's hooks for a restored pane (refused: untrusted or gone); absent: definitions are not restored. */
   adopt?(p: { name: string; paneId: string; cwd: string }): { agentId: string; command: string } | { refused: string };
@@ -18,25 +19,27 @@ const PROMPT_WAIT_MS = 3000;
 const dim = (s: string) => `\x1b[0m\x1b[2m── ${s} ──\x1b[0m\r\n`;
 
 /**
- * History goes to the screen in writes of about this many characters: xterm parses each write whole and looks at
- * the clock only between writes (it yields once 12 ms have passed), so a pane's 10 000 lines as one write were one
- * synchronous parse of ~80 ms under load, and sixteen panes' in the same turn of the loop over a second. In pieces,
- * each screen yields after 12 ms. All pieces are queued at once: they still precede the shell's first output.
+ * History goes to the screen in pieces of about this many characters, each parsed in a turn of the server's parse
+ * scheduler (src/server/parse-feed.ts) like any pane's output: a turn parses for ~2 ms, then the loop polls I/O. As one
+ * write per pane, xterm parsed 10 000 lines in one go (~80 ms under load); as 16 KB xterm writes, each screen parsed for
+ * 12 ms on its own timer and sixteen screens' timers ran back to back (bench restore row "longest synchronous slice
+ * painting them": 206 ms). All pieces are queued at once: they still precede the shell's first output.
  */
 export const HISTORY_WRITE_CHARS = 16 * 1024;
 
-function writeHistory(screen: { write(data: string): void }, lines: readonly string[]): void {
+/** The pieces, each made when the pane's turn comes to parse it (PaneFeed.queue). */
+function* historyPieces(lines: readonly string[]): Generator<string> {
   let part: string[] = [];
   let chars = 0;
   for (const l of lines) {
     part.push(l);
     chars += l.length + 2;
     if (chars < HISTORY_WRITE_CHARS) continue;
-    screen.write(part.join('\r\n') + '\r\n');
+    yield part.join('\r\n') + '\r\n';
     part = [];
     chars = 0;
   }
-  if (part.length) screen.write(part.join('\r\n') + '\r\n');
+  if (part.length) yield part.join('\r\n') + '\r\n';
 }
 
 function waitForOutput(h: ApplyHost, id: string, ms: number): Promise<void> {
@@ -51,13 +54,13 @@ function waitForOutput(h: ApplyHost, id: string, ms: number): Promise<void> {
   });
 }
 
-/** Paints history and the note now, synchronously; the returned promise types the follow-up command later. */
+/** Queues history and the note now (parsed in the next turns); the returned promise types the follow-up command later. */
 function one(h: ApplyHost, id: string, p: PanePlan): Promise<void> | undefined {
   const rt = h.pane(id);
   if (!rt) return;
   // Written before the shell's first output arrives (that comes in a later tick), so history sits above the prompt.
-  if (p.history?.length) writeHistory(rt.screen, p.history);
-  rt.screen.write(dim(p.note));
+  if (p.history?.length) rt.show(historyPieces(p.history));
+  rt.show(dim(p.note));
   if (!p.typed && !p.definition) return undefined;
   return followUp(h, id, p, rt);
 }
@@ -68,7 +71,7 @@ async function followUp(h: ApplyHost, id: string, p: PanePlan, rt: NonNullable<R
     const a = h.adopt ? h.adopt({ name: p.definition, paneId: id, cwd: h.paneCwd(id) }) : { refused: 'agent definitions are not available' };
     if ('refused' in a) {
       // A definition castellan may not start now (an untrusted project's, one that is gone) does not come back at all.
-      rt.screen.write(dim(`agent ${p.definition} not restored: ${a.refused}`));
+      rt.show(dim(`agent ${p.definition} not restored: ${a.refused}`));
       return;
     }
     typed = `CASTELLAN_AGENT_ID=${a.agentId} CASTELLAN_AGENT_TYPE=${shellQuote([p.definition])} ${typed ?? a.command}`;
@@ -82,7 +85,7 @@ async function followUp(h: ApplyHost, id: string, p: PanePlan, rt: NonNullable<R
       start = { ok: false, reason: (e as Error).message };
     }
     if (!start.ok) {
-      rt.screen.write(dim(`not resumed: a SessionStart hook refused it: ${start.reason ?? 'no reason given'}`));
+      rt.show(dim(`not resumed: a SessionStart hook refused it: ${start.reason ?? 'no reason given'}`));
       h.emit({ type: 'agent_resume_refused', pane: id, agent: p.agent.name, reason: start.reason ?? '' });
       return;
     }

@@ -61,8 +61,9 @@ export class PaneRuntime {
     this.screen.onTitle((t) => o.onTitle(t));
     this.screen.onBell(() => o.onBell());
     this.screen.onNotify((n) => o.onNotify(n));
-    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued) => {
+    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued, more) => {
       if (queued < LOW) this.pty?.resume();
+      this.screen.outputWaiting(more);
     });
     let pty: PtyProcess | undefined;
     const why = cannotRun(o.command, o.cwd, o.env);
@@ -83,6 +84,11 @@ export class PaneRuntime {
       if (this.feed.queued > HIGH) pty.pause();
     });
     pty.onExit((e) => this.finish(e));
+  }
+
+  /** castellan's own text into this pane's screen (a restored history), parsed in turns with every pane's output. */
+  show(data: string | Iterator<string>): void {
+    this.feed.queue(data);
   }
 
   private finish(e: PtyExit): void {

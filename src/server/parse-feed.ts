@@ -39,7 +39,7 @@ export interface SchedulerOptions {
 
 const DEFAULTS = { pieceBytes: 16 * 1024, turnMs: 2, inputTurnMs: 0.5, interactiveMs: 150, inputPieceBytes: 4 * 1024, echoWaitMs: 1 };
 
-type Item = Uint8Array | string | { done: () => void };
+type Item = Uint8Array | string | { done: () => void } | { pieces: Iterator<string> };
 
 /** One pane's queue of output not parsed yet. */
 export class PaneFeed {
@@ -52,8 +52,12 @@ export class PaneFeed {
   constructor(
     private readonly sched: ParseScheduler,
     private readonly parser: SyncParser,
-    private readonly onParsed: (queued: number) => void,
+    /** After each piece: bytes still queued, and whether any output (counted or lazy) is still waiting. */
+    private readonly onParsed: (queued: number, more: boolean) => void,
   ) {}
+
+  /** Lazy items (iterators of pieces) in the queue: output whose size is not known yet. */
+  private lazy = 0;
 
   /** Bytes (UTF-16 units for strings) waiting to be parsed. */
   get queued(): number {
@@ -77,6 +81,25 @@ export class PaneFeed {
     if (!this.idle) this.sched.wake(this);
   }
 
+  /**
+   * castellan's own text that may be long (a restored history): never parsed at once, always in turns, so sixteen
+   * panes' histories queued in one go cannot hold the loop (pushed as xterm writes, each screen parsed for 12 ms on its
+   * own timer and the timers ran back to back: 206 ms without I/O). Pieces given as an iterator are made when their
+   * turn comes (joining 16 panes' 10 000 lines up front took 30-90 ms of one turn). Output pushed later waits behind
+   * it, so it still precedes the program's first output.
+   */
+  queue(text: string | Iterator<string>): void {
+    if (this.closed || text === '') return;
+    if (typeof text === 'string') {
+      this.items.push(text);
+      this.bytes += text.length;
+    } else {
+      this.items.push({ pieces: text });
+      this.lazy++;
+    }
+    this.sched.wake(this);
+  }
+
   /** The user typed into this pane: its echo goes first (ParseScheduler.noteInput). */
   typed(): void {
     this.sched.noteInput(this);
@@ -96,6 +119,7 @@ export class PaneFeed {
     this.items = [];
     this.offset = 0;
     this.bytes = 0;
+    this.lazy = 0;
   }
 
   /** Parses up to `budget` bytes from the head of the queue; returns true when the queue is empty. */
@@ -103,14 +127,24 @@ export class PaneFeed {
     let left = budget;
     while (this.items.length && !this.closed) {
       const head = this.items[0];
-      if (typeof head === 'object' && !(head instanceof Uint8Array)) {
+      if (typeof head === 'object' && 'done' in head) {
         this.items.shift();
         head.done();
         continue;
       }
       if (left <= 0) break;
       let piece: Uint8Array | string;
-      if (typeof head === 'string') {
+      if (typeof head === 'object' && 'pieces' in head) {
+        const next = head.pieces.next();
+        if (next.done) {
+          this.items.shift();
+          this.lazy--;
+          if (this.bytes === 0 && this.lazy === 0) this.onParsed(0, false);
+          continue;
+        }
+        piece = next.value;
+        this.bytes += piece.length;
+      } else if (typeof head === 'string') {
         // Strings are castellan's own short notices: parsed whole, never cut inside a surrogate pair.
         piece = head;
         this.items.shift();
@@ -130,7 +164,7 @@ export class PaneFeed {
       } finally {
         this.parsing = false;
       }
-      this.onParsed(this.bytes);
+      this.onParsed(this.bytes, this.bytes > 0 || this.lazy > 0);
     }
     return this.items.length === 0;
   }
@@ -177,7 +211,7 @@ export class ParseScheduler {
       });
   }
 
-  feed(parser: SyncParser, onParsed: (queued: number) => void = () => {}): PaneFeed {
+  feed(parser: SyncParser, onParsed: (queued: number, more: boolean) => void = () => {}): PaneFeed {
     return new PaneFeed(this, parser, onParsed);
   }
 

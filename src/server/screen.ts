@@ -276,6 +276,8 @@ export class Screen {
 
   /** History lines not encoded yet (a snapshot lets them be encoded in slices rather than by its first read). */
   pendingLines(): number { return this.history.pendingLines(); }
+  /** The feed has more of this pane's output queued (parse-feed.ts): history is not encoded until it is parsed. */
+  outputWaiting(on: boolean): void { this.history.outputWaiting(on); }
 
   /** Numbering of the lines lineCount/readRange read. */
   normalLines(): HistoryView {

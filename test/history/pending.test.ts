@@ -71,3 +71,18 @@ test('output that keeps coming keeps encoding off; clear and dispose cancel the 
   sb.dispose();
   assert.equal(sb.pendingLines(), 0);
 });
+
+test('output still waiting to be parsed keeps a pane from counting as quiet: its lines stay raw until it is parsed', async (t) => {
+  const held = pane(2000);
+  const control = pane(2000);
+  t.after(() => { for (const p of [held, control]) { p.sb.dispose(); p.term.dispose(); } });
+  held.sb.outputWaiting(true);
+  await write(held.term, numbered(1, 800));
+  await write(control.term, numbered(1, 800));
+  // The control pane, written at the same moment, goes quiet and is encoded: the held one's timer fired as often.
+  await waitFor(() => control.sb.pendingLines() === 0, { timeoutMs: 5000, message: 'the control pane encoded once quiet' });
+  assert.ok(held.sb.pendingLines() > 700, `held: lines stay raw while more output waits (${held.sb.pendingLines()} pending)`);
+  held.sb.outputWaiting(false);
+  await waitFor(() => held.sb.pendingLines() === 0, { timeoutMs: 5000, message: 'encoded once its output is parsed and it is quiet' });
+  assert.equal(plainRow(held.sb.view().at(0) as never).trim(), 'line 1 漢');
+});

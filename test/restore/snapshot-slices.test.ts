@@ -1,4 +1,4 @@
-// A cold snapshot of many full panes is taken in short synchronous slices (main-thread CPU between two turns of the loop), loses no line, and restore paints history in pieces.
+// A cold snapshot of many full panes is taken in short synchronous slices (main-thread CPU between two turns of the loop), loses no line, and restore paints history in pieces, in short slices too.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -12,6 +12,7 @@ import { unpackHistory } from '../../src/restore/history.js';
 import { snapshotJson, writeSnapshotFile, readSnapshot } from '../../src/restore/store.js';
 import { applyRestore, HISTORY_WRITE_CHARS } from '../../src/restore/apply.js';
 import { reduce, emptyState } from '../../src/core/reducer.js';
+import { ParseScheduler } from '../../src/server/parse-feed.js';
 
 const write = (s: Screen, d: string) => new Promise<void>((r) => s.write(d, r));
 const styled = (tag: string, n: number, width: number) =>
@@ -71,7 +72,7 @@ test('a cold snapshot of 8 full panes, one of them with 10 000 lines its history
 test('restore paints a pane\'s history in pieces of ~16 KB, in order, the note after it', async () => {
   const writes: string[] = [];
   const history = Array.from({ length: 5000 }, (_, i) => `\x1b[32mline ${i}\x1b[0m ${'y'.repeat(i % 90)}`);
-  const rt = { exited: false, lastOutputAt: 1, screen: { write: (d: string) => void writes.push(d) }, write: () => {} };
+  const rt = { exited: false, lastOutputAt: 1, show: (d: string | Iterator<string>) => void (typeof d === 'string' ? writes.push(d) : writes.push(...{ [Symbol.iterator]: () => d })), write: () => {} };
   await applyRestore(
     { pane: () => rt, paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} },
     { action: { type: 'server.restore', cols: 80, rows: 24, windows: [] }, panes: new Map([['w1:p1', { history, note: 'restored' }]]), savedAt: 0 },
@@ -81,4 +82,40 @@ test('restore paints a pane\'s history in pieces of ~16 KB, in order, the note a
   assert.ok(writes.length > 10, `in pieces: ${writes.length}`);
   for (const w of writes) assert.ok(w.length <= HISTORY_WRITE_CHARS + 200, `a piece of ${w.length} chars`);
   assert.equal(writes.join(''), history.join('\r\n') + '\r\n', 'the same text, in order');
+});
+
+test('restore paints 16 panes of 10 000 lines through the parse scheduler: no synchronous slice over 35 ms of CPU, every line on its screen, before the shell\'s output', { skip: !hasSchedstat && 'needs /proc schedstat', timeout: 120_000 }, async (t) => {
+  const N = 16;
+  const sched = new ParseScheduler();
+  const screens = Array.from({ length: N }, () => new Screen({ cols: 100, rows: 25, scrollback: LINES }));
+  const feeds = screens.map((s) => sched.feed({ parse: (d) => s.parseNow(d) }, (_q, more) => s.outputWaiting(more)));
+  try {
+    const histories = screens.map((_, i) => styled(`p${i}`, LINES, 90).split('\r\n').slice(0, LINES));
+    const panes = new Map(histories.map((history, i) => [`w1:p${i + 1}`, { history, note: 'restored' }]));
+    const rt = (i: number) => ({ exited: false, lastOutputAt: 1, show: (d: string | Iterator<string>) => feeds[i].queue(d), write: () => {} });
+    const meter = sliceMeter();
+    const t0 = performance.now();
+    await applyRestore(
+      { pane: (id) => rt(Number(id.slice(4)) - 1), paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} },
+      { action: { type: 'server.restore', cols: 100, rows: 25, windows: [] }, panes, savedAt: 0 },
+    );
+    // The shell's first output, read from its pty right after: it lands below the history and the note.
+    feeds.forEach((f, i) => f.push(Buffer.from(`prompt-${i}$ `)));
+    assert.equal(screens[0].readLines({ lines: 5 }).join('').trim(), '', 'applyRestore parsed nothing itself: every history waits for turns');
+    await Promise.all(feeds.map((f) => new Promise<void>((r) => f.then(r))));
+    const longest = meter.stop();
+    const load = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
+    t.diagnostic(`painted in ${(performance.now() - t0).toFixed(0)} ms, ${sched.turns} turns, longest slice ${longest.toFixed(1)} ms CPU, load ${load}`);
+    assert.ok(longest < 35, `longest synchronous slice painting 16 histories: ${longest.toFixed(1)} ms of CPU (load ${load})`);
+    for (let i = 0; i < N; i++) {
+      const text = screens[i].readLines({ lines: LINES + 100 }).map((l) => l.trimEnd());
+      const at = (s: string) => text.findIndex((l) => l.startsWith(s));
+      assert.ok(at(`p${i} 0 `) >= 0 && at(`p${i} ${LINES - 1} `) > at(`p${i} 0 `), `pane ${i}: its first and last history lines, in order`);
+      assert.ok(at('── restored ──') > at(`p${i} ${LINES - 1} `), `pane ${i}: the note below the history`);
+      assert.ok(at(`prompt-${i}$`) > at('── restored ──'), `pane ${i}: the shell's output below the note`);
+    }
+  } finally {
+    for (const f of feeds) f.close();
+    for (const s of screens) s.dispose();
+  }
 });

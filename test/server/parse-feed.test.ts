@@ -228,3 +228,47 @@ test('a key without an echo holds flood turns for echoWaitMs at most', () => {
   assert.equal(flood.text, 'w'.repeat(40));
   assert.equal(h.timers.length, 0, 'no further holds');
 });
+
+test('queue(): castellan\'s own text is never parsed at once; lazy pieces are made in their turn, in order, and output pushed later waits behind them', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 6 });
+  const p = h.parser('r');
+  const f = h.sched.feed(p);
+  const made: string[] = [];
+  function* pieces() {
+    for (const s of ['h1..', 'h2..', 'h3..']) {
+      made.push(s);
+      yield s;
+    }
+  }
+  f.queue(pieces());
+  f.queue('[note]');
+  f.queue('');
+  assert.equal(p.text, '', 'nothing parsed by queue() itself');
+  assert.equal(made.length, 0, 'no piece made before its turn');
+  f.push(h.bytes('$ '));
+  assert.equal(p.text, '', 'the program\'s output waits behind the queued text');
+  let done = false;
+  f.then(() => void (done = true));
+  h.runTurn();
+  assert.ok(made.length >= 1 && made.length < 3, `the first turn made only what it parsed: ${made.length}`);
+  while (h.deferred.length) h.runTurn();
+  assert.equal(p.text, 'h1..h2..h3..[note]$ ');
+  assert.ok(done, 'then() runs after all of it');
+  assert.equal(f.queued, 0);
+});
+
+test('queue(): a pane closed mid-history drops the rest without making it', () => {
+  const h = harness({ pieceBytes: 4, turnMs: 4 });
+  const p = h.parser('r');
+  const f = h.sched.feed(p);
+  let made = 0;
+  f.queue((function* () { for (let i = 0; i < 100; i++) { made++; yield 'xxxx'; } })());
+  h.runTurn();
+  const before = made;
+  f.close();
+  while (h.deferred.length) h.runTurn();
+  assert.equal(made, before, 'no piece made after close');
+  assert.ok(before < 100);
+  f.queue('late');
+  assert.equal(h.deferred.length, 0, 'a closed feed takes nothing');
+});
