@@ -6,6 +6,7 @@ import { NeedsBridge } from '../integrations/govern.js';
 import { runHook } from '../integrations/hook-command.js';
 import { resolvePaths } from '../platform/paths.js';
 import { readPrivate, writeReply } from './files.js';
+import { REPLY_BY_MS, replyFallback, START_BY_MS } from './reply.js';
 import type { DoorRequest } from './request.js';
 import { parseEnvRecords } from './vars.js';
 
@@ -13,21 +14,11 @@ import { parseEnvRecords } from './vars.js';
 export const DOOR_PAYLOAD_MAX = 256 * 1024;
 /** The variables' records are a few hundred bytes. */
 const ENV_MAX = 64 * 1024;
-/** A request older than this (from its file's mtime, or its arrival) is not started: it goes to the bridge. */
-export const START_BY_MS = 1000;
 /**
  * hook.decide's deadline, from the request's time: door.sh waits 3 s for the reply after writing the request line
  * (which comes after the file), so a server that decides at all decides well before the requester gives up.
  */
 export const DECIDE_BY_MS = 1500;
-/** Past this the reply is not pushed into a full pipe any more (door.sh has given up by then). */
-const REPLY_BY_MS = 3000;
-
-/**
- * Three lines like every reply: door.sh reads exactly three (`head -n 3` on a FIFO it holds open itself, so it never
- * sees an end of file), and a one-line `fallback` kept it waiting its whole 3 s before it ran the bridge.
- */
-const FALLBACK = Buffer.from('fallback\no\ne\n');
 
 export interface ServeOptions {
   dir: string;
@@ -42,7 +33,7 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
   const base = join(o.dir, String(req.pid));
   const out = `${base}.out`;
   const fallback = async (why: string): Promise<ServeResult> => {
-    await writeReply(out, FALLBACK, arrival + REPLY_BY_MS);
+    await replyFallback(o.dir, req.pid, arrival + REPLY_BY_MS);
     return { answered: false, why };
   };
   const vars = readPrivate(`${base}.req`, ENV_MAX);

@@ -1,11 +1,11 @@
 // The hook door end to end: door.sh through `sh -c` against a real server in a temp HOME answers exactly as the Node
 // bridge does (every agent, allow / deny / ask / unknown tool), serves concurrent calls each its own answer, and hands
 // every call it cannot serve to the Node bridge (a big payload, an agent castellan started, no live server, a server
-// that never answers) with the bridge's own answer.
+// that never answers, a queue flooded full) with the bridge's own answer.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { doorCommand } from '../../src/integrations/command-line.js';
@@ -173,6 +173,85 @@ describe('the hook door against a real server', { concurrency: false }, () => {
     assert.equal(ok.stdout, '');
     const audits = auditRecords(env.stateDir).filter((a) => JSON.stringify(a).includes('stopped-marker'));
     assert.equal(audits.length, 1, JSON.stringify(audits));
+  });
+
+  test('a queue flooded past its 256: the extra caller goes to the Node bridge at once, and is still governed', async () => {
+    const dir = `${env.socket}.door`;
+    // Eight requests that hold the door's eight runs ~3 s each: no request file (so a fallback) into reply FIFOs held
+    // open and already full (the reply is retried until door.sh would have given up). Behind them 300 more, so the
+    // queue is full when the real call's line comes.
+    const held: Array<{ path: string; fd: number }> = [];
+    const fifo = (pid: number) => {
+      const path = join(dir, `${pid}.out`);
+      execFileSync('mkfifo', ['-m', '600', path]);
+      const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+      held.push({ path, fd });
+      return fd;
+    };
+    const send = (lines: number[]) => {
+      const text = lines.map((pid) => `v1 ${pid} claude PreToolUse\n`).join('');
+      const fd = openSync(join(dir, 'in'), constants.O_WRONLY | constants.O_NONBLOCK);
+      try {
+        assert.equal(writeSync(fd, text), Buffer.byteLength(text));
+      } finally {
+        closeSync(fd);
+      }
+    };
+    try {
+      const stuck = Array.from({ length: 8 }, (_, i) => 990_000 + i);
+      for (const pid of stuck) {
+        const fd = fifo(pid);
+        // Pages, then single bytes: a pipe whose last page has room would still take the 13-byte reply.
+        for (const size of [4096, 1])
+          for (;;)
+            try {
+              writeSync(fd, Buffer.alloc(size, 0x78));
+            } catch {
+              break;
+            }
+      }
+      // The queue takes 256 of the 300 before the eight start, so a last line (whose reply is watched) finds it full:
+      // once its fallback is there, the eight run and 248 wait; eight more fill the queue again.
+      const watched = fifo(991_299);
+      send([...stuck, ...Array.from({ length: 300 }, (_, i) => 991_000 + i)]);
+      await waitFor(
+        () => {
+          const b = Buffer.alloc(64);
+          try {
+            return b.toString('utf8', 0, readSync(watched, b, 0, 64, null)) || undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        { timeoutMs: 5000, message: 'the line past the full queue told to fall back' },
+      ).then((reply) => assert.equal(reply, 'fallback\no\ne\n'));
+      send(Array.from({ length: 8 }, (_, i) => 992_000 + i));
+      node.reset();
+      const r = await runLine(door('claude'), hookEnv, JSON.stringify(call('claude', 'shell', env.home, { command: 'touch flood-marker' })), { cwd: env.home });
+      assert.equal(node.marks(), 1, 'handed to the Node bridge');
+      // Not lost, and a fallback is not an allow: the bridge asked the server, which denies shell here.
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /"permissionDecision":"deny"/);
+      assert.equal(auditRecords(env.stateDir).filter((a) => JSON.stringify(a).includes('flood-marker')).length, 1);
+      // Before the at-once fallback this waited door.sh's whole 3 s; a node start is ~100-300 ms here.
+      console.log(`# flooded door: the extra caller answered by the bridge in ${Math.round(r.ms)} ms`);
+      assert.ok(r.ms < 2000, `the handed-on call took ${Math.round(r.ms)} ms`);
+    } finally {
+      for (const h of held) {
+        closeSync(h.fd);
+        rmSync(h.path, { force: true });
+      }
+    }
+    // The held runs end once nobody holds their FIFOs (EPIPE); the queue drains and the door serves again.
+    await waitFor(
+      async () => {
+        node.reset();
+        const ok = await runLine(door('claude'), hookEnv, JSON.stringify(call('claude', 'read', env.home)), { cwd: env.home });
+        return (node.marks() === 0 && ok.stdout === '') || undefined;
+      },
+      { timeoutMs: 15_000, message: 'the door to serve again after the flood' },
+    );
+    assert.deepEqual(readdirSync(dir).sort(), ['in', 'pid']);
   });
 
   test('a second server on another socket has its own door; a stopped server removes its door', async () => {
