@@ -2,6 +2,7 @@
 // and its answer (or "fallback") written back. Loaded on the door's first request only.
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { bridgeLog } from '../integrations/bridge.js';
 import { NeedsBridge } from '../integrations/govern.js';
 import { runHook } from '../integrations/hook-command.js';
 import { resolvePaths } from '../platform/paths.js';
@@ -26,14 +27,17 @@ export interface ServeOptions {
   log(msg: string): void;
 }
 
-/** Why a request goes to the bridge, for the server log when CASTELLAN_HOOK_DEBUG asks. */
+/** Why a request goes to the bridge (the requester's bridge log says it when its CASTELLAN_HOOK_DEBUG asks). */
 export type ServeResult = { answered: true; code: number } | { answered: false; why: string };
 
 export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = Date.now()): Promise<ServeResult> {
   const base = join(o.dir, String(req.pid));
   const out = `${base}.out`;
+  let env: Record<string, string> | undefined;
   const fallback = async (why: string): Promise<ServeResult> => {
     await replyFallback(o.dir, req.pid, arrival + REPLY_BY_MS);
+    // With CASTELLAN_HOOK_DEBUG the bridge log tells why the call it then logs went the slow way.
+    if (env?.CASTELLAN_HOOK_DEBUG && env.CASTELLAN_SOCKET === o.socket) debugLog(env, `${req.agent} ${req.event} pane=${env.CASTELLAN_PANE_ID ?? '-'} handed by the door to the Node bridge: ${why}`);
     return { answered: false, why };
   };
   const vars = readPrivate(`${base}.req`, ENV_MAX);
@@ -42,7 +46,7 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
   if (Date.now() > t0 + START_BY_MS) return fallback('too late to start');
   const parsed = parseEnvRecords(vars.buf);
   if ('why' in parsed) return fallback(parsed.why);
-  const env = parsed.env;
+  env = parsed.env;
   // The requester found this door from its CASTELLAN_SOCKET: a request naming another server is not ours to answer.
   if (env.CASTELLAN_SOCKET !== o.socket) return fallback('another socket');
   if (!env.PWD?.startsWith('/') || env.HOME === undefined) return fallback('no PWD or HOME');
@@ -82,4 +86,13 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
   // door.sh removes its files only when it hands the call on (the bridge reads the payload file): an answered one's go here.
   if (ok) await Promise.all([`${base}.req`, `${base}.pay`, out].map((f) => unlink(f).catch(() => undefined)));
   return ok ? { answered: true, code } : { answered: false, why: 'requester gone' };
+}
+
+/** The requester's bridge log (its state dir, as the bridge would write it); nothing when its variables name none. */
+function debugLog(env: Record<string, string>, line: string): void {
+  try {
+    bridgeLog(resolvePaths({ env }).stateDir, line);
+  } catch {
+    /* no HOME: no log */
+  }
 }
