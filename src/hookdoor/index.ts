@@ -125,6 +125,12 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
   const queue: Array<{ req: DoorRequest; arrival: number }> = [];
   let inFlight = 0;
   let fullReplies = 0;
+  /**
+   * Pids whose request is queued or running: door.sh writes one line per call, so another line for one of them is a
+   * replay, and serving it would decide and audit the call twice (measured before: the same line sent twice at once
+   * was served twice). Only while it runs: a hook run in a fresh pid namespace may have the same $$ on its next call.
+   */
+  const taken = new Set<number>();
   let closed = false;
   let lastDropLog = 0;
   const splitter = new LineSplitter();
@@ -168,20 +174,21 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
         )
         .finally(() => {
           inFlight--;
+          taken.delete(req.pid);
           pump();
         });
     }
   };
   stream.on('data', (chunk: Buffer) => {
-    splitter.push(chunk, (line) => {
+    splitter.push(chunk, (line, cut) => {
       stats.lines++;
       const req = parseRequestLine(line);
-      if ('why' in req) return drop(req.why);
+      if ('why' in req) return drop(cut ? 'overlong line' : req.why);
+      if (taken.has(req.pid)) return drop('a replay of a request being served');
       if (queue.length >= QUEUE_MAX) return queueFull(req);
+      taken.add(req.pid);
       queue.push({ req, arrival: Date.now() });
     });
-    stats.dropped += splitter.dropped;
-    splitter.dropped = 0;
     pump();
   });
   stream.on('error', (e) => o.log(`hook door: request FIFO: ${e.message}`));
@@ -206,6 +213,7 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
       closed = true;
       clearInterval(sweeper);
       queue.length = 0;
+      taken.clear();
       stream.destroy();
       // Only when it is still our door (a server that replaced ours on the same socket path keeps its own).
       try {
