@@ -8,6 +8,7 @@ import { execFileSync, spawn } from 'node:child_process';
 import { closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { symlinkSync } from 'node:fs';
 import { doorCommand } from '../../src/integrations/command-line.js';
 import type { AgentName } from '../../src/integrations/types.js';
 import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
@@ -329,6 +330,26 @@ describe('a door with no server behind it', () => {
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '', 'no server: the bridge judges it itself (allowed by default)');
     assert.ok(r.ms < 2500, `took ${Math.round(r.ms)} ms`);
+  });
+
+  test('a request FIFO replaced by a regular file or a symlink (to a FIFO nobody serves): the Node bridge answers at once', async () => {
+    for (const kind of ['file', 'symlink'] as const) {
+      const d = staleDoor(`in-${kind}`, process.pid);
+      const inPath = join(`${d.socket}.door`, 'in');
+      rmSync(inPath);
+      if (kind === 'file') writeFileSync(inPath, '', { mode: 0o600 });
+      else {
+        const elsewhere = join(dir, `in-${kind}`, 'fifo');
+        execFileSync('mkfifo', ['-m', '600', elsewhere]);
+        symlinkSync(elsewhere, inPath);
+      }
+      const node = markingNode(join(dir, `in-${kind}`));
+      const r = await runLine(doorCommand([node.path, BIN], 'claude', 'PreToolUse'), d.env, payload(dir), { cwd: dir });
+      assert.equal(node.marks(), 1, kind);
+      assert.equal(r.code, 0);
+      assert.ok(r.ms < 2500, `${kind}: took ${Math.round(r.ms)} ms`);
+      if (kind === 'file') assert.equal(readFileSync(inPath, 'utf8'), '', 'nothing written into a file put there');
+    }
   });
 
   test('a live process named in the door but nobody serving it: the Node bridge answers after the door\'s 3 s wait', async () => {
