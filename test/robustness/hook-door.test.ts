@@ -6,7 +6,7 @@
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
-import { chmodSync, chownSync, closeSync, constants, existsSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
+import { chmodSync, chownSync, closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, symlinkSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { monitorEventLoopDelay } from 'node:perf_hooks';
@@ -355,5 +355,94 @@ describe('a door directory that is not safe at start', () => {
       door?.close();
     }
     assert.equal(existsSync(`${s}.door`), false, 'closed: removed');
+  });
+});
+
+describe('a door whose FIFO or pid is removed or replaced while it runs', () => {
+  let root: string;
+  before(() => {
+    root = mkdtempSync(join(tmpdir(), 'cst-hd4-'));
+  });
+  after(() => rmSync(root, { recursive: true, force: true }));
+
+  /** A door checked every 50 ms (the server's: every minute), and a probe that it serves again. */
+  async function running(name: string) {
+    const logs: string[] = [];
+    const served: number[] = [];
+    const socket = join(root, `${name}.sock`);
+    const door = (await openHookDoor({ socket, log: (m) => logs.push(m), onServed: (req) => served.push(req.pid), checkMs: 50 }))!;
+    assert.ok(door, logs.join('\n'));
+    let pid = 3000;
+    const serves = async () => {
+      const p = ++pid;
+      const fd = openSync(join(door.dir, 'in'), constants.O_WRONLY | constants.O_NONBLOCK);
+      try {
+        writeSync(fd, `v1 ${p} claude PreToolUse\n`);
+      } finally {
+        closeSync(fd);
+      }
+      await waitFor(() => served.includes(p) || undefined, { timeoutMs: 5000, message: `request ${p} served` });
+    };
+    const remade = () =>
+      waitFor(() => (logs.some((l) => l.includes('made again')) && lstatSync(join(door.dir, 'in')).isFIFO() && readFileSync(join(door.dir, 'pid'), 'utf8') === `${process.pid}\n`) || undefined, {
+        timeoutMs: 5000,
+        message: 'the door made again',
+        observe: () => logs,
+      });
+    return { door, logs, serves, remade };
+  }
+
+  test('its FIFO replaced by a file, or the whole directory removed: made again, and serving', async () => {
+    const a = await running('a');
+    try {
+      await a.serves();
+      rmSync(join(a.door.dir, 'in'));
+      writeFileSync(join(a.door.dir, 'in'), 'a file', { mode: 0o600 });
+      await a.remade();
+      await a.serves();
+      a.logs.length = 0;
+      rmSync(a.door.dir, { recursive: true, force: true });
+      await a.remade();
+      assert.equal(lstatSync(a.door.dir).mode & 0o777, 0o700);
+      await a.serves();
+    } finally {
+      a.door.close();
+    }
+    assert.equal(existsSync(a.door.dir), false);
+  });
+
+  test('its pid naming another live server: it stops reading and never touches that door', async () => {
+    const b = await running('b');
+    try {
+      // A server that took the socket path over would have made its own FIFO and pid.
+      rmSync(join(b.door.dir, 'in'));
+      execFileSync('mkfifo', ['-m', '600', join(b.door.dir, 'in')]);
+      writeFileSync(join(b.door.dir, 'pid'), `${process.ppid}\n`, { mode: 0o600 });
+      await waitFor(() => b.logs.some((l) => l.includes("another server's now")) || undefined, { timeoutMs: 5000, observe: () => b.logs });
+    } finally {
+      b.door.close();
+    }
+    assert.equal(readFileSync(join(b.door.dir, 'pid'), 'utf8'), `${process.ppid}\n`, 'their pid left');
+    assert.equal(lstatSync(join(b.door.dir, 'in')).isFIFO(), true, 'their FIFO left');
+  });
+
+  test('its directory replaced by a symlink: logged once, nothing made through it', async () => {
+    const c = await running('c');
+    const elsewhere = join(root, 'c-elsewhere');
+    mkdirSync(elsewhere, { mode: 0o700 });
+    try {
+      rmSync(c.door.dir, { recursive: true, force: true });
+      symlinkSync(elsewhere, c.door.dir);
+      await waitFor(() => c.logs.some((l) => l.includes('cannot be made again')) || undefined, { timeoutMs: 5000, observe: () => c.logs });
+      // Five more checks: still one line, nothing made in the target.
+      const n = c.logs.length;
+      const k = c.door.stats.checks;
+      await waitFor(() => c.door.stats.checks >= k + 5 || undefined, { timeoutMs: 5000, message: 'five more checks' });
+      assert.equal(c.logs.length, n);
+      assert.deepEqual(readdirSync(elsewhere), []);
+    } finally {
+      c.door.close();
+    }
+    assert.equal(lstatSync(c.door.dir).isSymbolicLink(), true, 'left as found');
   });
 });
