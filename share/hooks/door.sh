@@ -8,8 +8,9 @@ s=$1
 shift
 d=${CASTELLAN_SOCKET:-}.door
 # The bridge as the plain line runs it: no socket named, an agent castellan started (its own hooks may answer), a
-# terminal on stdin, test read deadlines, or no door (an older server, none, a door whose server is gone).
-if [ -z "${CASTELLAN_SOCKET:-}" ] || [ -n "${CASTELLAN_AGENT_ID:-}" ] || [ -n "${CASTELLAN_HOOK_READ_MS:-}" ] || [ $# -ne 5 ] || [ -t 0 ] || ! [ -p "$d/in" ]; then exec "$@"; fi
+# terminal on stdin, test read deadlines, or no door (an older server, none, a door whose server is gone, a request
+# FIFO that is not the server's: `-p` follows a symlink, and one to a FIFO nobody serves cost each call 3 s).
+if [ -z "${CASTELLAN_SOCKET:-}" ] || [ -n "${CASTELLAN_AGENT_ID:-}" ] || [ -n "${CASTELLAN_HOOK_READ_MS:-}" ] || [ $# -ne 5 ] || [ -t 0 ] || ! [ -p "$d/in" ] || [ -h "$d/in" ]; then exec "$@"; fi
 spid=
 { IFS= read -r spid < "$d/pid"; } 2>/dev/null
 case $spid in '' | *[!0-9]*) exec "$@" ;; esac

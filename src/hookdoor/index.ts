@@ -6,28 +6,32 @@
 // line `v1 <pid> <agent> <event>` to `in`, and prints the three-line reply. Here each request runs the Node bridge's
 // own code (hook-command.ts runHook) in server-only mode; whatever is not "the server answered" is replied
 // `fallback`, and door.sh runs the Node bridge as before. The contract: docs/integrations.md, "The hook door".
-import { execFile } from 'node:child_process';
-import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
-import { lstat, readdir, unlink } from 'node:fs/promises';
+import { closeSync, lstatSync, readFileSync, rmSync } from 'node:fs';
 import net from 'node:net';
 import { join } from 'node:path';
+import { claimDir, doorDir, doorState, openRequestFifo, publishPid, STALE_MS, sweepStale } from './door-dir.js';
+import { replyFallback } from './reply.js';
 import { LineSplitter, parseRequestLine, type DoorRequest } from './request.js';
 import type { ServeResult } from './serve.js';
 
 export { DOOR_VARS } from './vars.js';
+export { doorDir, sweepStale } from './door-dir.js';
 
-/** Requests run at once; the rest wait in a queue of QUEUE_MAX, and lines past that are dropped (door.sh then times out into the bridge). */
+/**
+ * Requests run at once; the rest wait in a queue of QUEUE_MAX. A request past that is told `fallback` at once (its
+ * door.sh runs the bridge now, not after its 3 s wait: measured 3131 ms before, test/hookdoor/door.test.ts "flooded"),
+ * by at most FULL_REPLIES_MAX replies at a time; only past those is its line dropped.
+ */
 const IN_FLIGHT_MAX = 8;
 const QUEUE_MAX = 256;
-/** Request files older than this at the door's opening are left over from requesters that died. */
-const STALE_MS = 60_000;
+const FULL_REPLIES_MAX = 256;
 
 export interface HookDoor {
   readonly dir: string;
   /** Stops reading and removes the door directory. */
   close(): void;
-  /** For tests: requests taken, answered, handed to the bridge, lines dropped. */
-  readonly stats: { lines: number; answered: number; fallback: number; dropped: number; pending: number };
+  /** For tests: requests taken, answered, handed to the bridge (`full`: of those, found the queue full), lines dropped, checks run. */
+  readonly stats: { lines: number; answered: number; fallback: number; full: number; dropped: number; pending: number; checks: number };
 }
 
 export interface HookDoorOptions {
@@ -35,51 +39,8 @@ export interface HookDoorOptions {
   log(msg: string): void;
   /** Called after each request (tests). */
   onServed?(req: DoorRequest, r: ServeResult): void;
-}
-
-export const doorDir = (socket: string) => `${socket}.door`;
-
-const mkfifo = (path: string) =>
-  new Promise<void>((resolve, reject) => execFile('mkfifo', ['-m', '600', path], { timeout: 5000 }, (e) => (e ? reject(e) : resolve())));
-
-/** The door directory, made or taken over when it is ours: a real directory (no symlink) of this user's, mode 0700. */
-function claimDir(dir: string): string | undefined {
-  try {
-    mkdirSync(dir, { mode: 0o700 });
-  } catch (e) {
-    if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot make it: ${(e as Error).message}`;
-  }
-  const st = lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) return 'not a directory';
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return 'not ours';
-  if ((st.mode & 0o777) !== 0o700) return `mode ${(st.mode & 0o777).toString(8)}, not 700`;
-  // A door left by a server that died: its FIFO and pid go (its requesters' files: sweepStale, once the door is ours).
-  for (const name of readdirSync(dir)) {
-    if (name === 'in' || name === 'pid' || name.startsWith('pid.')) rmSync(join(dir, name), { force: true });
-  }
-  return undefined;
-}
-
-/** Removes request files older than STALE_MS (door.sh waits at most 10 s for a payload and 3 s for the reply). Never throws. */
-export async function sweepStale(dir: string, now: number): Promise<number> {
-  let n = 0;
-  try {
-    for (const name of await readdir(dir)) {
-      if (!/^[0-9]+\.(req|pay|out)$/.test(name)) continue;
-      const p = join(dir, name);
-      try {
-        if (now - (await lstat(p)).mtimeMs > STALE_MS) {
-          await unlink(p);
-          n++;
-        }
-      } catch {
-        /* gone already */
-      }
-    }
-  } catch {
-    /* the door is gone */
-  }
-  return n;
+  /** How often the door is checked to be still ours, and stale request files swept (tests; default STALE_MS). */
+  checkMs?: number;
 }
 
 /**
@@ -100,24 +61,19 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
   }
   if (why) return refused(why);
   await sweepStale(dir, Date.now());
-  const inPath = join(dir, 'in');
-  let fd: number;
-  try {
-    await mkfifo(inPath);
-    // Read-write: the server is always a writer too, so the FIFO never reports EOF between requesters.
-    fd = openSync(inPath, constants.O_RDWR | constants.O_NONBLOCK | constants.O_NOFOLLOW);
-    const st = fstatSync(fd);
-    if (!st.isFIFO() || (st.mode & 0o077) !== 0) {
-      closeSync(fd);
-      return refused('the request FIFO is not private');
-    }
-  } catch (e) {
-    return refused(`request FIFO: ${(e as Error).message}`);
-  }
-  const stream = new net.Socket({ fd, readable: true, writable: false });
-  const stats = { lines: 0, answered: 0, fallback: 0, dropped: 0, pending: 0 };
+  const first = await openRequestFifo(dir);
+  if ('why' in first) return refused(first.why);
+  let fd = first.fd;
+  const stats = { lines: 0, answered: 0, fallback: 0, full: 0, dropped: 0, pending: 0, checks: 0 };
   const queue: Array<{ req: DoorRequest; arrival: number }> = [];
   let inFlight = 0;
+  let fullReplies = 0;
+  /**
+   * Pids whose request is queued or running: door.sh writes one line per call, so another line for one of them is a
+   * replay, and serving it would decide and audit the call twice (measured before: the same line sent twice at once
+   * was served twice). Only while it runs: a hook run in a fresh pid namespace may have the same $$ on its next call.
+   */
+  const taken = new Set<number>();
   let closed = false;
   let lastDropLog = 0;
   const splitter = new LineSplitter();
@@ -131,6 +87,18 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
       lastDropLog = now;
       o.log(`hook door: dropped a request line (${why}; ${stats.dropped} so far)`);
     }
+  };
+  // A fresh reply FIFO's empty pipe always takes the 13 bytes, so one try (deadline now): a requester whose pipe is full
+  // or gone costs nothing more.
+  const queueFull = (req: DoorRequest) => {
+    if (fullReplies >= FULL_REPLIES_MAX) return drop('queue full');
+    fullReplies++;
+    stats.fallback++;
+    stats.full++;
+    void replyFallback(dir, req.pid, Date.now()).finally(() => {
+      fullReplies--;
+      o.onServed?.(req, { answered: false, why: 'queue full' });
+    });
   };
   const pump = () => {
     while (!closed && inFlight < IN_FLIGHT_MAX && queue.length) {
@@ -149,45 +117,92 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
         )
         .finally(() => {
           inFlight--;
+          taken.delete(req.pid);
           pump();
         });
     }
   };
-  stream.on('data', (chunk: Buffer) => {
-    splitter.push(chunk, (line) => {
+  const onData = (chunk: Buffer) => {
+    splitter.push(chunk, (line, cut) => {
       stats.lines++;
       const req = parseRequestLine(line);
-      if ('why' in req) return drop(req.why);
-      if (queue.length >= QUEUE_MAX) return drop('queue full');
+      if ('why' in req) return drop(cut ? 'overlong line' : req.why);
+      if (taken.has(req.pid)) return drop('a replay of a request being served');
+      if (queue.length >= QUEUE_MAX) return queueFull(req);
+      taken.add(req.pid);
       queue.push({ req, arrival: Date.now() });
     });
-    stats.dropped += splitter.dropped;
-    splitter.dropped = 0;
     pump();
-  });
-  stream.on('error', (e) => o.log(`hook door: request FIFO: ${e.message}`));
-  // The pid last: door.sh takes the door only once a live server is named in it.
-  try {
-    const tmp = join(dir, `pid.${process.pid}`);
-    writeFileSync(tmp, `${process.pid}\n`, { mode: 0o600, flag: 'wx' });
-    renameSync(tmp, join(dir, 'pid'));
-  } catch (e) {
+  };
+  const listen = (fd: number) =>
+    new net.Socket({ fd, readable: true, writable: false }).on('data', onData).on('error', (e) => o.log(`hook door: request FIFO: ${e.message}`));
+  let stream = listen(fd);
+  const refusedPid = publishPid(dir);
+  if (refusedPid) {
     stream.destroy();
-    return refused(`pid file: ${(e as Error).message}`);
+    return refused(refusedPid);
   }
-  // Files of requesters killed without their trap (SIGKILL) would pile up in a server that runs for weeks: a payload may be 8 MiB.
-  const sweeper = setInterval(() => void sweepStale(dir, Date.now()), STALE_MS);
+  let checking = false;
+  let unfixed = false;
+  /**
+   * Files of requesters killed without their trap (SIGKILL) would pile up in a server that runs for weeks (a payload
+   * may be 8 MiB); and a door whose `in` or `pid` was removed or replaced is never reached again, every call taking
+   * the bridge (~100 ms more each) until a restart: it is made again, as at the start.
+   */
+  const check = async () => {
+    if (closed || checking) return;
+    checking = true;
+    try {
+      await sweepStale(dir, Date.now());
+      const state = doorState(dir, fd);
+      if (closed || state === 'ours') return;
+      if (state === 'theirs') {
+        o.log(`hook door ${dir}: another server's now; this one stops reading it`);
+        stop();
+        return;
+      }
+      let why: string | undefined;
+      try {
+        why = claimDir(dir);
+      } catch (e) {
+        why = (e as Error).message;
+      }
+      const next = why ? { why } : await openRequestFifo(dir);
+      if ('why' in next || closed) {
+        if ('fd' in next) closeSync(next.fd);
+        else if (!unfixed) o.log(`hook door ${dir} is not ours any more and cannot be made again: ${next.why}; hook calls take the Node bridge`);
+        unfixed = true;
+        return;
+      }
+      const old = stream;
+      fd = next.fd;
+      stream = listen(fd);
+      old.destroy();
+      const pw = publishPid(dir);
+      unfixed = !!pw;
+      o.log(pw ? `hook door ${dir} made again, but ${pw}` : `hook door ${dir} made again (its FIFO or pid was removed or replaced)`);
+    } finally {
+      checking = false;
+      stats.checks++;
+    }
+  };
+  const sweeper = setInterval(() => void check(), o.checkMs ?? STALE_MS);
   sweeper.unref();
+  /** Stops reading and taking requests (those running finish). */
+  const stop = () => {
+    closed = true;
+    clearInterval(sweeper);
+    queue.length = 0;
+    taken.clear();
+    stream.destroy();
+  };
   o.log(`hook door open at ${dir}`);
   return {
     dir,
     stats,
     close() {
       if (closed) return;
-      closed = true;
-      clearInterval(sweeper);
-      queue.length = 0;
-      stream.destroy();
+      stop();
       // Only when it is still our door (a server that replaced ours on the same socket path keeps its own).
       try {
         if (readFileSync(join(dir, 'pid'), 'utf8') === `${process.pid}\n` && !lstatSync(dir).isSymbolicLink()) rmSync(dir, { recursive: true, force: true });

@@ -2,10 +2,12 @@
 // and its answer (or "fallback") written back. Loaded on the door's first request only.
 import { unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { bridgeLog } from '../integrations/bridge.js';
 import { NeedsBridge } from '../integrations/govern.js';
 import { runHook } from '../integrations/hook-command.js';
 import { resolvePaths } from '../platform/paths.js';
 import { readPrivate, writeReply } from './files.js';
+import { REPLY_BY_MS, replyFallback, START_BY_MS } from './reply.js';
 import type { DoorRequest } from './request.js';
 import { parseEnvRecords } from './vars.js';
 
@@ -13,21 +15,11 @@ import { parseEnvRecords } from './vars.js';
 export const DOOR_PAYLOAD_MAX = 256 * 1024;
 /** The variables' records are a few hundred bytes. */
 const ENV_MAX = 64 * 1024;
-/** A request older than this (from its file's mtime, or its arrival) is not started: it goes to the bridge. */
-export const START_BY_MS = 1000;
 /**
  * hook.decide's deadline, from the request's time: door.sh waits 3 s for the reply after writing the request line
  * (which comes after the file), so a server that decides at all decides well before the requester gives up.
  */
 export const DECIDE_BY_MS = 1500;
-/** Past this the reply is not pushed into a full pipe any more (door.sh has given up by then). */
-const REPLY_BY_MS = 3000;
-
-/**
- * Three lines like every reply: door.sh reads exactly three (`head -n 3` on a FIFO it holds open itself, so it never
- * sees an end of file), and a one-line `fallback` kept it waiting its whole 3 s before it ran the bridge.
- */
-const FALLBACK = Buffer.from('fallback\no\ne\n');
 
 export interface ServeOptions {
   dir: string;
@@ -35,14 +27,17 @@ export interface ServeOptions {
   log(msg: string): void;
 }
 
-/** Why a request goes to the bridge, for the server log when CASTELLAN_HOOK_DEBUG asks. */
+/** Why a request goes to the bridge (the requester's bridge log says it when its CASTELLAN_HOOK_DEBUG asks). */
 export type ServeResult = { answered: true; code: number } | { answered: false; why: string };
 
 export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = Date.now()): Promise<ServeResult> {
   const base = join(o.dir, String(req.pid));
   const out = `${base}.out`;
+  let env: Record<string, string> | undefined;
   const fallback = async (why: string): Promise<ServeResult> => {
-    await writeReply(out, FALLBACK, arrival + REPLY_BY_MS);
+    await replyFallback(o.dir, req.pid, arrival + REPLY_BY_MS);
+    // With CASTELLAN_HOOK_DEBUG the bridge log tells why the call it then logs went the slow way.
+    if (env?.CASTELLAN_HOOK_DEBUG && env.CASTELLAN_SOCKET === o.socket) debugLog(env, `${req.agent} ${req.event} pane=${env.CASTELLAN_PANE_ID ?? '-'} handed by the door to the Node bridge: ${why}`);
     return { answered: false, why };
   };
   const vars = readPrivate(`${base}.req`, ENV_MAX);
@@ -51,10 +46,13 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
   if (Date.now() > t0 + START_BY_MS) return fallback('too late to start');
   const parsed = parseEnvRecords(vars.buf);
   if ('why' in parsed) return fallback(parsed.why);
-  const env = parsed.env;
+  env = parsed.env;
   // The requester found this door from its CASTELLAN_SOCKET: a request naming another server is not ours to answer.
   if (env.CASTELLAN_SOCKET !== o.socket) return fallback('another socket');
   if (!env.PWD?.startsWith('/') || env.HOME === undefined) return fallback('no PWD or HOME');
+  // door.sh runs only under CASTELLAN_ENV and passes it on; without it runHook would exit 0 untouched, an allow the
+  // server never gave (the bridge door.sh runs has it, and governs).
+  if (!env.CASTELLAN_ENV) return fallback('no CASTELLAN_ENV');
   const pay = readPrivate(`${base}.pay`, DOOR_PAYLOAD_MAX);
   if (!pay.ok) return fallback(`payload ${pay.why}`);
   let paths;
@@ -91,4 +89,13 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
   // door.sh removes its files only when it hands the call on (the bridge reads the payload file): an answered one's go here.
   if (ok) await Promise.all([`${base}.req`, `${base}.pay`, out].map((f) => unlink(f).catch(() => undefined)));
   return ok ? { answered: true, code } : { answered: false, why: 'requester gone' };
+}
+
+/** The requester's bridge log (its state dir, as the bridge would write it); nothing when its variables name none. */
+function debugLog(env: Record<string, string>, line: string): void {
+  try {
+    bridgeLog(resolvePaths({ env }).stateDir, line);
+  } catch {
+    /* no HOME: no log */
+  }
 }

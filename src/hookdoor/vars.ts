@@ -27,12 +27,24 @@ export const DOOR_VARS = [
 
 const KNOWN = new Set<string>(DOOR_VARS);
 
-/** The records of a request file as an environment, or why they are not well-formed (unknown or repeated name, no NUL end). */
+const UTF8 = new TextDecoder('utf-8', { fatal: true });
+
+/**
+ * The records of a request file as an environment, or why they are not well-formed (unknown or repeated name, no NUL
+ * end, not UTF-8). Not UTF-8 is refused rather than decoded with U+FFFD: a PWD decoded so names another directory,
+ * whose project config the run would not find; the bridge takes such a call.
+ */
 export function parseEnvRecords(buf: Buffer): { env: Record<string, string> } | { why: string } {
   const env: Record<string, string> = {};
   if (buf.length === 0) return { env };
   if (buf[buf.length - 1] !== 0) return { why: 'the last record is not NUL-terminated' };
-  for (const rec of buf.subarray(0, buf.length - 1).toString('utf8').split('\0')) {
+  let text: string;
+  try {
+    text = UTF8.decode(buf.subarray(0, buf.length - 1));
+  } catch {
+    return { why: 'the records are not UTF-8' };
+  }
+  for (const rec of text.split('\0')) {
     const i = rec.indexOf('=');
     const name = i > 0 ? rec.slice(0, i) : '';
     if (!KNOWN.has(name)) return { why: `unexpected record ${JSON.stringify(rec.slice(0, 40))}` };

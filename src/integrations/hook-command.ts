@@ -120,7 +120,8 @@ export async function runHook(agentCtx: HookContext, positionals: string[], io: 
       ? await (await import('./agent-bridge.js')).agentEventAnswer({ agent, event, payload, env: ctx.env, socket: ctx.paths.socket, log: (l) => bridgeLog(ctx.paths.stateDir, l) })
       : undefined;
   await report;
-  if (governed?.by && ctx.env.CASTELLAN_HOOK_DEBUG) bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} governed by the ${governed.by}`);
+  // Which path ran this call too: the door's runs are the server-only ones (src/hookdoor/serve.ts).
+  if (governed?.by && ctx.env.CASTELLAN_HOOK_DEBUG) bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} governed by the ${governed.by} via the ${io.serverOnly ? 'door' : 'Node bridge'}`);
   if (own?.stdout) out('stdout', own.stdout + '\n');
   if (governed?.stdout) out('stdout', governed.stdout + '\n');
   if (governed?.stderr) out('stderr', governed.stderr + '\n');

@@ -1,13 +1,14 @@
 // The hook door end to end: door.sh through `sh -c` against a real server in a temp HOME answers exactly as the Node
 // bridge does (every agent, allow / deny / ask / unknown tool), serves concurrent calls each its own answer, and hands
 // every call it cannot serve to the Node bridge (a big payload, an agent castellan started, no live server, a server
-// that never answers) with the bridge's own answer.
+// that never answers, a queue flooded full) with the bridge's own answer.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync, spawn } from 'node:child_process';
-import { existsSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { closeSync, constants, existsSync, lstatSync, mkdirSync, mkdtempSync, openSync, readdirSync, readFileSync, readSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { symlinkSync } from 'node:fs';
 import { doorCommand } from '../../src/integrations/command-line.js';
 import type { AgentName } from '../../src/integrations/types.js';
 import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
@@ -49,6 +50,12 @@ describe('the hook door against a real server', { concurrency: false }, () => {
   after(() => env.cleanup());
 
   const door = (agent: AgentName, event = PRE[agent]) => doorCommand([node.path, BIN], agent, event);
+  const doorClean = () =>
+    waitFor(() => readdirSync(`${env.socket}.door`).sort().join(' ') === 'in pid' || undefined, {
+      timeoutMs: 3000,
+      message: 'the door to hold only in and pid',
+      observe: () => readdirSync(`${env.socket}.door`),
+    });
   /** The plain Node bridge for the same call (what door.sh falls back to). */
   const bridge = (agent: AgentName, event = PRE[agent]) => `'${process.execPath}' '${BIN}' hook ${agent} ${event}`;
 
@@ -68,8 +75,8 @@ describe('the hook door against a real server', { concurrency: false }, () => {
       assert.deepEqual({ code: viaDoor.code, stdout: viaDoor.stdout, stderr: viaDoor.stderr }, { code: viaBridge.code, stdout: viaBridge.stdout, stderr: viaBridge.stderr });
       if (want === 'allow') assert.equal(viaDoor.stdout, '');
       else assert.match(viaDoor.stdout, want === 'deny' ? /deny|"block":true/ : /"permissionDecision":"ask"/);
-      // A served request leaves no file behind.
-      assert.deepEqual(readdirSync(`${env.socket}.door`).sort(), ['in', 'pid']);
+      // A served request leaves no file behind (the server removes them just after the reply door.sh may exit on).
+      await doorClean();
     });
 
   test('the turn end (Stop) and a post-tool event go through the door too, and report the state', async () => {
@@ -81,6 +88,29 @@ describe('the hook door against a real server', { concurrency: false }, () => {
     assert.equal(node.marks(), 0);
     const pane = await env.call<{ agent?: { state?: string } }>('pane.get', { pane_id: 'w1:p1' });
     assert.equal(pane.agent?.state, 'done', 'the Stop report went in');
+  });
+
+  test('CASTELLAN_HOOK_DEBUG: the bridge log says which path served a call (door or Node bridge), and why the door handed one on', async () => {
+    const file = join(env.stateDir, 'hook-bridge.log');
+    const logAfter = async (line: string, payload: string) => {
+      const from = existsSync(file) ? readFileSync(file).length : 0;
+      const r = await runLine(line, { ...hookEnv, CASTELLAN_HOOK_DEBUG: '1' }, payload, { cwd: env.home });
+      return { r, log: readFileSync(file).subarray(from).toString('utf8') };
+    };
+    node.reset();
+    const viaDoor = await logAfter(door('claude'), JSON.stringify(call('claude', 'shell', env.home)));
+    assert.equal(node.marks(), 0);
+    assert.match(viaDoor.log, /claude PreToolUse pane=w1:p1 governed by the server via the door\n/);
+    assert.doesNotMatch(viaDoor.log, /Node bridge/);
+    const viaBridge = await logAfter(bridge('claude'), JSON.stringify(call('claude', 'shell', env.home)));
+    assert.match(viaBridge.log, /claude PreToolUse pane=w1:p1 governed by the server via the Node bridge\n/);
+    assert.doesNotMatch(viaBridge.log, /door/);
+    assert.equal(viaDoor.r.stdout, viaBridge.r.stdout, 'the log line is all that differs');
+    // Handed on (over 256 KiB): the door says why, then the bridge says it served the call.
+    const big = await logAfter(door('claude'), JSON.stringify(call('claude', 'shell', env.home, { pad: 'x'.repeat(300_000) })));
+    assert.equal(node.marks(), 1);
+    assert.match(big.log, /claude PreToolUse pane=w1:p1 handed by the door to the Node bridge: payload too big\n(.*\n)*.*claude PreToolUse pane=w1:p1 governed by the server via the Node bridge\n/);
+    assert.doesNotMatch(big.log, /via the door/);
   });
 
   test('40 concurrent calls: each gets its own answer', async () => {
@@ -175,6 +205,85 @@ describe('the hook door against a real server', { concurrency: false }, () => {
     assert.equal(audits.length, 1, JSON.stringify(audits));
   });
 
+  test('a queue flooded past its 256: the extra caller goes to the Node bridge at once, and is still governed', async () => {
+    const dir = `${env.socket}.door`;
+    // Eight requests that hold the door's eight runs ~3 s each: no request file (so a fallback) into reply FIFOs held
+    // open and already full (the reply is retried until door.sh would have given up). Behind them 300 more, so the
+    // queue is full when the real call's line comes.
+    const held: Array<{ path: string; fd: number }> = [];
+    const fifo = (pid: number) => {
+      const path = join(dir, `${pid}.out`);
+      execFileSync('mkfifo', ['-m', '600', path]);
+      const fd = openSync(path, constants.O_RDWR | constants.O_NONBLOCK);
+      held.push({ path, fd });
+      return fd;
+    };
+    const send = (lines: number[]) => {
+      const text = lines.map((pid) => `v1 ${pid} claude PreToolUse\n`).join('');
+      const fd = openSync(join(dir, 'in'), constants.O_WRONLY | constants.O_NONBLOCK);
+      try {
+        assert.equal(writeSync(fd, text), Buffer.byteLength(text));
+      } finally {
+        closeSync(fd);
+      }
+    };
+    try {
+      const stuck = Array.from({ length: 8 }, (_, i) => 990_000 + i);
+      for (const pid of stuck) {
+        const fd = fifo(pid);
+        // Pages, then single bytes: a pipe whose last page has room would still take the 13-byte reply.
+        for (const size of [4096, 1])
+          for (;;)
+            try {
+              writeSync(fd, Buffer.alloc(size, 0x78));
+            } catch {
+              break;
+            }
+      }
+      // The queue takes 256 of the 300 before the eight start, so a last line (whose reply is watched) finds it full:
+      // once its fallback is there, the eight run and 248 wait; eight more fill the queue again.
+      const watched = fifo(991_299);
+      send([...stuck, ...Array.from({ length: 300 }, (_, i) => 991_000 + i)]);
+      await waitFor(
+        () => {
+          const b = Buffer.alloc(64);
+          try {
+            return b.toString('utf8', 0, readSync(watched, b, 0, 64, null)) || undefined;
+          } catch {
+            return undefined;
+          }
+        },
+        { timeoutMs: 5000, message: 'the line past the full queue told to fall back' },
+      ).then((reply) => assert.equal(reply, 'fallback\no\ne\n'));
+      send(Array.from({ length: 8 }, (_, i) => 992_000 + i));
+      node.reset();
+      const r = await runLine(door('claude'), hookEnv, JSON.stringify(call('claude', 'shell', env.home, { command: 'touch flood-marker' })), { cwd: env.home });
+      assert.equal(node.marks(), 1, 'handed to the Node bridge');
+      // Not lost, and a fallback is not an allow: the bridge asked the server, which denies shell here.
+      assert.equal(r.code, 0);
+      assert.match(r.stdout, /"permissionDecision":"deny"/);
+      assert.equal(auditRecords(env.stateDir).filter((a) => JSON.stringify(a).includes('flood-marker')).length, 1);
+      // Before the at-once fallback this waited door.sh's whole 3 s; a node start is ~100-300 ms here.
+      console.log(`# flooded door: the extra caller answered by the bridge in ${Math.round(r.ms)} ms`);
+      assert.ok(r.ms < 2000, `the handed-on call took ${Math.round(r.ms)} ms`);
+    } finally {
+      for (const h of held) {
+        closeSync(h.fd);
+        rmSync(h.path, { force: true });
+      }
+    }
+    // The held runs end once nobody holds their FIFOs (EPIPE); the queue drains and the door serves again.
+    await waitFor(
+      async () => {
+        node.reset();
+        const ok = await runLine(door('claude'), hookEnv, JSON.stringify(call('claude', 'read', env.home)), { cwd: env.home });
+        return (node.marks() === 0 && ok.stdout === '') || undefined;
+      },
+      { timeoutMs: 15_000, message: 'the door to serve again after the flood' },
+    );
+    await doorClean();
+  });
+
   test('a second server on another socket has its own door; a stopped server removes its door', async () => {
     const other = makeTempEnv();
     try {
@@ -221,6 +330,26 @@ describe('a door with no server behind it', () => {
     assert.equal(r.code, 0);
     assert.equal(r.stdout, '', 'no server: the bridge judges it itself (allowed by default)');
     assert.ok(r.ms < 2500, `took ${Math.round(r.ms)} ms`);
+  });
+
+  test('a request FIFO replaced by a regular file or a symlink (to a FIFO nobody serves): the Node bridge answers at once', async () => {
+    for (const kind of ['file', 'symlink'] as const) {
+      const d = staleDoor(`in-${kind}`, process.pid);
+      const inPath = join(`${d.socket}.door`, 'in');
+      rmSync(inPath);
+      if (kind === 'file') writeFileSync(inPath, '', { mode: 0o600 });
+      else {
+        const elsewhere = join(dir, `in-${kind}`, 'fifo');
+        execFileSync('mkfifo', ['-m', '600', elsewhere]);
+        symlinkSync(elsewhere, inPath);
+      }
+      const node = markingNode(join(dir, `in-${kind}`));
+      const r = await runLine(doorCommand([node.path, BIN], 'claude', 'PreToolUse'), d.env, payload(dir), { cwd: dir });
+      assert.equal(node.marks(), 1, kind);
+      assert.equal(r.code, 0);
+      assert.ok(r.ms < 2500, `${kind}: took ${Math.round(r.ms)} ms`);
+      if (kind === 'file') assert.equal(readFileSync(inPath, 'utf8'), '', 'nothing written into a file put there');
+    }
   });
 
   test('a live process named in the door but nobody serving it: the Node bridge answers after the door\'s 3 s wait', async () => {

@@ -29,23 +29,37 @@ test('request lines: only v1, a pid, a known agent and an event the door serves'
     assert.ok('why' in parseRequestLine(bad), JSON.stringify(bad));
 });
 
-test('the splitter: lines across chunks, overlong lines dropped whole with their tail, binary harmless', () => {
+test('the splitter: lines across chunks, overlong lines kept as their last 4 KB (cut), binary harmless', () => {
   const s = new LineSplitter();
-  const got: string[] = [];
-  const push = (x: string | Buffer) => s.push(Buffer.isBuffer(x) ? x : Buffer.from(x, 'latin1'), (l) => got.push(l));
+  const got: Array<[string, boolean]> = [];
+  const push = (x: string | Buffer) => s.push(Buffer.isBuffer(x) ? x : Buffer.from(x, 'latin1'), (l, cut) => got.push([l, cut]));
   push('v1 1 cla');
   push('ude PreToolUse\nv1 2 claude Stop\n');
   push('x'.repeat(MAX_LINE_BYTES + 10));
   push('y'.repeat(100) + 'v1 3 claude Stop\n');
   push(Buffer.from([0xff, 0x00, 0x0a]));
   push('v1 4 claude Stop\n');
-  assert.deepEqual(got, ['v1 1 claude PreToolUse', 'v1 2 claude Stop', '\u00ff\u0000', 'v1 4 claude Stop']);
-  assert.equal(s.dropped, 1);
-  // A line just at the cap is kept; one past it is not.
+  assert.deepEqual(got.map(([l]) => l.slice(-16)), ['1 claude PreToolUse'.slice(-16), 'v1 2 claude Stop', 'v1 3 claude Stop', '\u00ff\u0000', 'v1 4 claude Stop']);
+  assert.deepEqual(got.map(([, cut]) => cut), [false, false, true, false, false]);
+  // The overlong one: only its last MAX_LINE_BYTES, in which the request written after the flood is whole.
+  assert.equal(got[2]![0].length, MAX_LINE_BYTES);
+  assert.deepEqual(parseRequestLine(got[2]![0]), { pid: 3, agent: 'claude', event: 'Stop' });
+  // A line just at the cap is whole; one past it is cut to the cap.
   const t = new LineSplitter();
-  const lines: string[] = [];
-  t.push(Buffer.from('a'.repeat(MAX_LINE_BYTES) + '\n' + 'b'.repeat(MAX_LINE_BYTES + 1) + '\n'), (l) => lines.push(l));
-  assert.deepEqual(lines.map((l) => l.length), [MAX_LINE_BYTES]);
+  const lines: Array<[number, boolean]> = [];
+  t.push(Buffer.from('a'.repeat(MAX_LINE_BYTES) + '\n' + 'b'.repeat(MAX_LINE_BYTES + 1) + '\n'), (l, cut) => lines.push([l.length, cut]));
+  assert.deepEqual(lines, [[MAX_LINE_BYTES, false], [MAX_LINE_BYTES, true]]);
+  // 1 MB without a newline holds no more than the cap.
+  const u = new LineSplitter();
+  for (let i = 0; i < 256; i++) u.push(Buffer.alloc(4096, 0x7a), () => assert.fail('no line'));
+  assert.ok((u as unknown as { buf: string }).buf.length <= MAX_LINE_BYTES);
+});
+
+test('a request after a writer\'s unfinished bytes is the tail from the last "v1 "', () => {
+  assert.deepEqual(parseRequestLine('v1 12 clav1 13 claude PreToolUse'), { pid: 13, agent: 'claude', event: 'PreToolUse' });
+  assert.deepEqual(parseRequestLine('\u0000\u00ffjunk v1 5 codex Stop'), { pid: 5, agent: 'codex', event: 'Stop' });
+  for (const bad of ['v1 7 claude Stopv1 ', 'v1 7 claude Stop v1', 'xv1 7 claude Stop extra', 'v1 7 v1 8 claude'])
+    assert.ok('why' in parseRequestLine(bad), JSON.stringify(bad));
 });
 
 test('variable records: known names once each, NUL-terminated', () => {
@@ -57,6 +71,9 @@ test('variable records: known names once each, NUL-terminated', () => {
   assert.ok('why' in parseEnvRecords(Buffer.from('HOME=/a')), 'no final NUL');
   assert.ok('why' in parseEnvRecords(rec('=x')));
   assert.ok('why' in parseEnvRecords(Buffer.from([0xff, 0x3d, 0x00])));
+  // Not UTF-8 (a Latin-1 é in a working directory): refused, never decoded with U+FFFD.
+  assert.deepEqual(parseEnvRecords(Buffer.concat([Buffer.from('PWD=/tmp/caf'), Buffer.from([0xe9, 0x00])])), { why: 'the records are not UTF-8' });
+  assert.deepEqual(parseEnvRecords(rec('PWD=/tmp/café')), { env: { PWD: '/tmp/café' } });
 });
 
 test('door.sh writes exactly DOOR_VARS, in order, each only when set', () => {
