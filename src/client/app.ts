@@ -17,10 +17,11 @@ import { overlayFor, overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
 import { PopupLayer, type PopupMessage } from './popup/layer.js';
 import { alertBytes, clipboard, mouseModes, setTitle } from './terminal.js';
-import { areaTop } from './ui/Chrome.js';
+import { tabAt } from './ui/bar-segments.js';
+import { areaTop } from './ui/chrome-props.js';
 import { chromeLines, coversPanes } from './ui/chrome-lines.js';
-import { helpRows } from './ui/HelpOverlay.js';
-import { tabAt } from './ui/StatusBar.js';
+import { forgetInk } from './ui/ink-door.js';
+import { helpRows } from './ui/help-rows.js';
 import type { LocalUi, Notice } from './ui-state.js';
 
 export interface ClientConfig {
@@ -200,7 +201,7 @@ export class ClientApp {
   private renderChrome(): void {
     if (!this.view) return;
     const { cols, rows } = this.io.size();
-    this.painter.setChrome(chromeLines({
+    const c = chromeLines({
       view: this.view,
       local: this.local,
       theme: this.cfg.theme,
@@ -210,9 +211,20 @@ export class ClientApp {
       borders: this.cfg.ui.pane_borders,
       bindings: this.keymap.bindings,
       prefixKey: this.keymap.prefix,
-    }));
-    this.painter.setCovered(coversPanes(this.local));
+    }, this.inkIn);
+    // Undefined while Ink loads for a pane under 2x2: the last chrome stays until inkIn draws again.
+    if (!c) return;
+    this.painter.setChrome(c.lines);
+    this.painter.setCovered(c.covers);
   }
+
+  /** Ink is in (an overlay or a tiny pane waits for it): draw. Could not be loaded: an overlay it cannot draw closes, its keys go back to the panes. */
+  private readonly inkIn = (e?: Error): void => {
+    if (!e) return this.render();
+    if (!coversPanes(this.local)) return;
+    this.setOverlay(undefined);
+    this.notify({ level: 'error', text: `castellan: overlays cannot be drawn (${e.message})` }, 8000);
+  };
 
   private setOverlay(overlay: LocalUi['overlay']): void {
     this.local = { ...this.local, overlay };
@@ -453,6 +465,7 @@ export class ClientApp {
   }
 
   dispose(): void {
+    forgetInk(this.inkIn);
     this.chooser.stop();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.noticeTimer) clearTimeout(this.noticeTimer);

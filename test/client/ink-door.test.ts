@@ -1,0 +1,58 @@
+// Ink comes in through its door only when the chrome needs it: meanwhile an overlay shows the screen under it and a tiny pane keeps the last chrome; once it is in, every waiter hears so once.
+// test: own process (the door's loaded state is process-wide)
+import { test } from 'node:test';
+import assert from 'node:assert/strict';
+import { chromeLines, composed } from '../../src/client/ui/chrome-lines.js';
+import { forgetInk, inkLoaded, inkNow, loadInk } from '../../src/client/ui/ink-door.js';
+import type { PaneView } from '../../src/core/view.js';
+import { chromeProps, view } from '../support/chrome-view.js';
+
+const HELP = { prefix: false, overlay: { kind: 'help' as const, filter: '', scroll: 0, filtering: false } };
+const pane = (over: Partial<PaneView>, i: number): PaneView => ({ id: `w1:p${i}`, title: 'sh', rect: { x: 0, y: 0, w: 10, h: 5 }, focused: false, state: 'unknown', waiting: false, ...over });
+const tiny = view({ window: { id: 'w1', zoomed: false, panes: [pane({ rect: { x: 0, y: 0, w: 1, h: 23 } }, 1), pane({ rect: { x: 1, y: 0, w: 79, h: 23 } }, 2)] } });
+
+/** Resolves when called, rejects after ms: a waiter with a deadline that counts its calls. */
+function waiter(ms: number): { fn: (e?: Error) => void; called: Promise<Error | undefined>; calls: () => number } {
+  let n = 0;
+  let resolve!: (e: Error | undefined) => void;
+  const called = new Promise<Error | undefined>((r, reject) => {
+    resolve = r;
+    setTimeout(() => reject(new Error(`not called within ${ms} ms`)), ms).unref();
+  });
+  // Only an awaited waiter's deadline is a failure (c and gone below are never called, by design).
+  called.catch(() => {});
+  return { fn: (e) => (n++, resolve(e)), called, calls: () => n };
+}
+
+test('until Ink is in: the help shows the screen under it, a pane under 2x2 keeps the last chrome; then Ink draws both, and each waiter is told once (a forgotten one never)', async () => {
+  assert.equal(inkLoaded(), false, 'nothing loaded Ink before the chrome asked for it');
+  const a = waiter(20_000);
+  const b = waiter(20_000);
+  const plain = composed(chromeProps())!;
+  const help = chromeLines(chromeProps({ local: HELP }), a.fn);
+  assert.ok(help, 'an overlay waiting for Ink still gets a chrome');
+  assert.equal(help.covers, false, 'pane rows stay painted under an overlay that is not drawn yet');
+  assert.deepEqual(help.lines, plain, 'the screen as if the overlay were closed');
+  // The same waiter twice, and a second one: a and b are each told once.
+  assert.equal(chromeLines(chromeProps({ view: tiny }), a.fn), undefined, 'a pane under 2x2 keeps the last chrome');
+  assert.equal(inkNow(b.fn), undefined);
+  // A client app disposed meanwhile (a switch to another session) must not draw over its successor.
+  const gone = waiter(20_000);
+  assert.equal(inkNow(gone.fn), undefined);
+  forgetInk(gone.fn);
+  assert.equal(await a.called, undefined);
+  assert.equal(await b.called, undefined);
+  assert.equal(inkLoaded(), true);
+  const c = waiter(1000);
+  const drawn = chromeLines(chromeProps({ local: HELP }), c.fn)!;
+  assert.equal(drawn.covers, true);
+  assert.equal(drawn.lines.length, 24);
+  assert.match(drawn.lines.join('\n'), /castellan keys/);
+  assert.equal(chromeLines(chromeProps({ view: tiny }), c.fn)!.lines.length, 24, 'Ink draws the tiny pane, every row');
+  await loadInk();
+  assert.equal(a.calls(), 1);
+  assert.equal(b.calls(), 1);
+  assert.equal(c.calls(), 0, 'a chrome drawn at once waits for nothing');
+  assert.equal(gone.calls(), 0, 'a forgotten waiter is not called');
+  assert.equal(typeof fetch, 'function', 'fetch is back after the guarded load');
+});
