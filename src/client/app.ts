@@ -212,8 +212,6 @@ export class ClientApp {
       bindings: this.keymap.bindings,
       prefixKey: this.keymap.prefix,
     }, this.inkIn);
-    // Undefined while Ink loads for a pane under 2x2: the last chrome stays until inkIn draws again.
-    if (!c) return;
     this.painter.setChrome(c.lines);
     this.painter.setCovered(c.covers);
   }

@@ -13,32 +13,29 @@ import { paint, role, type TextStyle } from './theme-style.js';
 import type { LocalUi } from '../ui-state.js';
 
 export interface ChromeOut {
-  /** `rows` lines, each at most `cols` wide. */
+  /** `rows` lines, each at most `cols` wide (none while Ink loads for a pane under 2x2). */
   lines: string[];
   /** An overlay is drawn over the whole window area: pane rows are kept but not painted. */
   covers: boolean;
 }
 
 /**
- * The chrome, or undefined while Ink loads for a pane under 2x2 (the last chrome stays). While it loads for an
- * overlay, the screen under the overlay is composed as if it were closed (its keys already go to it). `inkIn` is
- * called once Ink is in (draw again) or could not be loaded.
+ * The chrome. Where only Ink draws it and Ink is not in yet, `inkIn` is called once it is (draw again) or could not
+ * be loaded; meanwhile the screen under an overlay is composed as if it were closed (its keys already go to it), and
+ * a pane under 2x2 gets no chrome (not the last one, drawn for another layout).
  */
-export function chromeLines(p: ChromeProps, inkIn: InkWaiter): ChromeOut | undefined {
-  let lines = composed(p);
-  let covers = false;
-  if (!lines) {
-    const ink = inkNow(inkIn);
-    if (ink) {
-      lines = ink(p);
-      covers = coversPanes(p.local);
-    } else if (coversPanes(p.local)) {
-      lines = composed({ ...p, local: { ...p.local, overlay: undefined } });
-    }
-  }
-  if (!lines) return undefined;
-  while (lines.length < p.rows) lines.push('');
-  return { lines, covers };
+export function chromeLines(p: ChromeProps, inkIn: InkWaiter): ChromeOut {
+  const own = composed(p);
+  if (own) return { lines: allRows(own, p.rows), covers: false };
+  const ink = inkNow(inkIn);
+  if (ink) return { lines: allRows(ink(p), p.rows), covers: coversPanes(p.local) };
+  const under = coversPanes(p.local) ? composed({ ...p, local: { ...p.local, overlay: undefined } }) : undefined;
+  return { lines: under ? allRows(under, p.rows) : [], covers: false };
+}
+
+function allRows(lines: string[], rows: number): string[] {
+  while (lines.length < rows) lines.push('');
+  return lines;
 }
 
 const OVERLAYS = new Set(['help', 'agents', 'chooser']);
