@@ -2,10 +2,16 @@
 // test: own process (the door's loaded state is process-wide)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
 import { chromeLines, composed } from '../../src/client/ui/chrome-lines.js';
 import { forgetInk, inkLoaded, inkNow, loadInk } from '../../src/client/ui/ink-door.js';
 import type { PaneView } from '../../src/core/view.js';
-import { chromeProps, view } from '../support/chrome-view.js';
+import { chromeProps, defaultTheme, view } from '../support/chrome-view.js';
+import { nodeChildJson } from '../support/node-child.js';
+import { REPO } from '../support/temp-env.js';
 
 const HELP = { prefix: false, overlay: { kind: 'help' as const, filter: '', scroll: 0, filtering: false } };
 const pane = (over: Partial<PaneView>, i: number): PaneView => ({ id: `w1:p${i}`, title: 'sh', rect: { x: 0, y: 0, w: 10, h: 5 }, focused: false, state: 'unknown', waiting: false, ...over });
@@ -55,4 +61,32 @@ test('until Ink is in: the help shows the screen under it, a pane under 2x2 no c
   assert.equal(c.calls(), 0, 'a chrome drawn at once waits for nothing');
   assert.equal(gone.calls(), 0, 'a forgotten waiter is not called');
   assert.equal(typeof fetch, 'function', 'fetch is back after the guarded load');
+});
+
+test('an install whose Ink will not load: the help that waits for it closes with a notice, and keys go back to the pane', async (t) => {
+  // The unbundled client, copied without the module behind the door.
+  const dir = mkdtempSync(join(tmpdir(), 'cst-ink-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  cpSync(join(REPO, 'dist'), join(dir, 'dist'), { recursive: true, filter: (f) => !f.endsWith('.map') && !/[\\/]dist[\\/](bundle|server|cli|acp)([\\/]|$)/.test(f) && !f.endsWith('ink-chrome.js') });
+  symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
+  const app = JSON.stringify(pathToFileURL(join(dir, 'dist', 'client', 'app.js')).href);
+  const cfg = { ui: { mouse: false, status_position: 'bottom', pane_borders: 'rounded', notify: 'none', theme: 'default' }, keys: {}, theme: defaultTheme, themes: ['default'], notices: [] };
+  const r = await nodeChildJson<{ opened: string | null; overlay: string | null; notice: string; sent: string[] }>(`
+    const { ClientApp } = await import(${app});
+    let push; const sent = [];
+    const api = { onMessage: (f) => ((push = f), () => {}), request: async () => ({}), notify: (m, p) => sent.push(p.data ?? '') };
+    const a = new ClientApp(api, ${JSON.stringify(cfg)}, { write: () => {}, size: () => ({ cols: 80, rows: 24 }), exit: () => {} });
+    push({ frame: { reset: true, view: ${JSON.stringify(view())}, panes: {} } });
+    a.input('\\x02?');
+    const opened = a.local.overlay?.kind ?? null;
+    const until = Date.now() + 20000;
+    while (a.local.overlay && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    a.input('x');
+    process.stdout.write(JSON.stringify({ opened, overlay: a.local.overlay?.kind ?? null, notice: a.local.notice?.text ?? '', sent }));
+    a.dispose();
+  `, { NODE_ENV: 'production' });
+  assert.equal(r.opened, 'help', 'the help opened at once (its keys went to it)');
+  assert.equal(r.overlay, null, 'and closed when Ink could not come in');
+  assert.match(r.notice, /overlays cannot be drawn/);
+  assert.deepEqual(r.sent, ['x'], 'the next key goes to the pane');
 });
