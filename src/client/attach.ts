@@ -49,7 +49,8 @@ export async function attach(o: AttachOpts): Promise<number> {
   }
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
   const params = (window?: string) => ({ ...size(), term: process.env.TERM, ...(window ? { window_id: window } : {}) });
-  // Before the app is even loaded: loading it (and Ink, when an overlay first shows) is what would grow the young generation.
+  // Before the app is even loaded: loading it (and Ink, when an overlay first shows) is what would grow the young
+  // generation.
   capYoungGeneration();
   skipOptimizingCompiler();
   const loading = import('./app.js');
