@@ -5,10 +5,11 @@
 // module record, a context and its source kept in memory, and the client's first frame waits for all of them to
 // be resolved and linked. Bundled and minified, a server loads ~45 chunks of about half the bytes (all ASCII:
 // zod's and xterm's sources are held as two-byte strings otherwise): 87 -> 78 MB RSS for an idle server with one
-// pane, 111 -> 92 MB for an attached client (with the client's React in production mode). It is split where the code already loads lazily
-// (each command, the server, the client), so a command loads no more than it did. The entry replaces tsc's
-// dist/cli/main.js, so the bin needs no choice and a later `tsc` alone puts the unbundled CLI back (never a stale
-// bundle). esbuild is a devDependency: an install without it runs unbundled.
+// pane, 111 -> 92 MB for an attached client (with the client's React in production mode). It is split where the code
+// already loads lazily (each command, the server, the client, and Ink behind the client's overlays: ink-door.ts in
+// src/client/ui), so a command loads no more than it did. The entry replaces tsc's dist/cli/main.js, so the bin
+// needs no choice and a later `tsc` alone puts the unbundled CLI back (never a stale bundle). esbuild is a
+// devDependency: an install without it runs unbundled.
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { dirname, join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';

@@ -17,6 +17,9 @@ export class TermClient {
   bytes = 0;
   /** Synchronized-update frames seen (castellan paints; tmux 3.3a does not emit them for xterm-256color). */
   syncFrames = 0;
+  /** now() when the client was spawned, and when its first synchronized frame began (NaN until then). */
+  readonly startedAt = now();
+  firstFrameAt = NaN;
   lastDataAt = 0;
   exitCode: number | undefined;
   readonly exited: Promise<number>;
@@ -47,6 +50,7 @@ export class TermClient {
     const s = this.carry + d;
     // Only matches that end inside the new data count (a match wholly in the carry was seen before).
     for (let i = s.indexOf(BSU, Math.max(0, this.carry.length - BSU.length + 1)); i !== -1; i = s.indexOf(BSU, i + 1)) this.syncFrames++;
+    if (this.syncFrames > 0 && Number.isNaN(this.firstFrameAt)) this.firstFrameAt = at;
     if (this.waiters.length) {
       const keep: Waiter[] = [];
       for (const w of this.waiters) {

@@ -13,14 +13,15 @@ import { launchAgent, nextTheme, openAgentPicker, reloadConfig, type RequestHost
 import { parsePopupArgs } from '../core/popup-spec.js';
 import { ChooserController, type SwitchTarget } from './chooser/index.js';
 import { chunks, PART, pasteParts } from './chunks.js';
-import { overlayInput } from './overlays.js';
+import { overlayFor, overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
 import { PopupLayer, type PopupMessage } from './popup/layer.js';
-import { mouseModes, setTitle } from './terminal.js';
-import { areaTop } from './ui/Chrome.js';
+import { alertBytes, clipboard, mouseModes, setTitle } from './terminal.js';
+import { tabAt } from './ui/bar-segments.js';
+import { areaTop } from './ui/chrome-props.js';
 import { chromeLines, coversPanes } from './ui/chrome-lines.js';
-import { helpRows } from './ui/HelpOverlay.js';
-import { tabAt } from './ui/StatusBar.js';
+import { forgetInk } from './ui/ink-door.js';
+import { helpRows } from './ui/help-rows.js';
 import type { LocalUi, Notice } from './ui-state.js';
 
 export interface ClientConfig {
@@ -121,8 +122,7 @@ export class ClientApp {
     }
     if (m.copied) {
       const c = m.copied as { pane: string; text: string };
-      // OSC 52 puts the text on the system clipboard, also over ssh.
-      this.io.write(`\x1b]52;c;${Buffer.from(c.text, 'utf8').toString('base64')}\x07`);
+      this.io.write(clipboard(c.text));
       return this.notify({ level: 'info', text: `copied ${[...c.text].length} characters (${this.keymap.prefix} ] pastes)` }, 3000);
     }
     if (m.notice) {
@@ -176,10 +176,7 @@ export class ClientApp {
     const who = `${a.agent ?? 'agent'} in ${a.pane}`;
     const text = a.reason === 'wait-mark' ? `${who} is ${a.state} (prefix j jumps there)` : `${who} is ${a.state}`;
     this.notify({ level: a.state === 'blocked' ? 'warning' : 'info', text }, 8000);
-    const how = this.cfg.ui.notify;
-    if (how === 'bell') this.io.write('\x07');
-    else if (how === 'osc9') this.io.write(`\x1b]9;castellan: ${text}\x07`);
-    else if (how === 'osc777') this.io.write(`\x1b]777;notify;castellan;${text}\x07`);
+    this.io.write(alertBytes(this.cfg.ui.notify, text));
   }
 
   private updateTitle(): void {
@@ -204,7 +201,7 @@ export class ClientApp {
   private renderChrome(): void {
     if (!this.view) return;
     const { cols, rows } = this.io.size();
-    this.painter.setChrome(chromeLines({
+    const c = chromeLines({
       view: this.view,
       local: this.local,
       theme: this.cfg.theme,
@@ -214,9 +211,18 @@ export class ClientApp {
       borders: this.cfg.ui.pane_borders,
       bindings: this.keymap.bindings,
       prefixKey: this.keymap.prefix,
-    }));
-    this.painter.setCovered(coversPanes(this.local));
+    }, this.inkIn);
+    this.painter.setChrome(c.lines);
+    this.painter.setCovered(c.covers);
   }
+
+  /** Ink is in (an overlay or a tiny pane waits for it): draw. Could not be loaded: an overlay it cannot draw closes, its keys go back to the panes. */
+  private readonly inkIn = (e?: Error): void => {
+    if (!e) return this.render();
+    if (!coversPanes(this.local)) return;
+    this.setOverlay(undefined);
+    this.notify({ level: 'error', text: `castellan: overlays cannot be drawn (${e.message})` }, 8000);
+  };
 
   private setOverlay(overlay: LocalUi['overlay']): void {
     this.local = { ...this.local, overlay };
@@ -403,32 +409,15 @@ export class ClientApp {
     }
     if (cmd.scope === 'server') return this.serverAction(cmd.action as Record<string, unknown>);
     const focused = this.view?.window.panes.find((p) => p.focused);
+    const opens = overlayFor(cmd.name, this.view);
+    if (opens) {
+      this.setOverlay(opens);
+      return this.render();
+    }
     switch (cmd.name) {
       case 'client.detach':
         this.api.request('client.detach').catch(() => this.io.exit('[detached]', 0));
         return;
-      case 'client.help':
-        this.setOverlay({ kind: 'help', filter: '', scroll: 0, filtering: false });
-        return this.render();
-      case 'client.command-prompt':
-        this.setOverlay({ kind: 'prompt', label: ':', text: '', purpose: 'command' });
-        return this.render();
-      case 'client.prompt-rename-pane':
-        this.setOverlay({ kind: 'prompt', label: `rename pane ${focused?.id ?? ''}:`, text: focused?.title ?? '', purpose: 'rename-pane' });
-        return this.render();
-      case 'client.prompt-rename-window': {
-        const w = this.view?.windows.find((x) => x.current);
-        this.setOverlay({ kind: 'prompt', label: `rename window ${w?.index ?? ''}:`, text: w?.name ?? '', purpose: 'rename-window' });
-        return this.render();
-      }
-      case 'client.confirm-close-pane':
-        this.setOverlay({ kind: 'confirm', label: `close pane ${focused?.id ?? ''}?`, purpose: 'close-pane', target: focused?.id });
-        return this.render();
-      case 'client.confirm-close-window': {
-        const w = this.view?.windows.find((x) => x.current);
-        this.setOverlay({ kind: 'confirm', label: `close window ${w?.index ?? ''} and its ${w?.panes ?? 0} pane(s)?`, purpose: 'close-window', target: w?.id });
-        return this.render();
-      }
       case 'client.send-prefix': {
         const bytes = keyToBytes(this.keymap.prefix);
         if (bytes) this.api.notify('client.input', { kind: 'data', data: bytes });
@@ -474,6 +463,7 @@ export class ClientApp {
   }
 
   dispose(): void {
+    forgetInk(this.inkIn);
     this.chooser.stop();
     if (this.flushTimer) clearTimeout(this.flushTimer);
     if (this.noticeTimer) clearTimeout(this.noticeTimer);

@@ -3,7 +3,6 @@ import { ApiClient, type Pushed } from '../api/client.js';
 import type { Paths } from '../platform/paths.js';
 import type { ClientApp, ClientConfig } from './app.js';
 import type { SwitchTarget } from './chooser/index.js';
-import { importApp } from './load-app.js';
 import { ENTER, LEAVE } from './terminal.js';
 import { capYoungGeneration, skipOptimizingCompiler } from './young-generation.js';
 
@@ -50,10 +49,11 @@ export async function attach(o: AttachOpts): Promise<number> {
   }
   const size = () => ({ cols: stdout.columns || 80, rows: stdout.rows || 24 });
   const params = (window?: string) => ({ ...size(), term: process.env.TERM, ...(window ? { window_id: window } : {}) });
-  // Before the app (Ink, React, yoga) is even loaded: loading it is what would grow the young generation.
+  // Before the app is even loaded: loading it (and Ink, when an overlay first shows) is what would grow the young
+  // generation.
   capYoungGeneration();
   skipOptimizingCompiler();
-  const loading = importApp();
+  const loading = import('./app.js');
   // Never an unhandled rejection while connecting: awaited (and thrown) below.
   loading.catch(() => {});
   let conn = await connect(o.paths.socket, params(o.window));

@@ -1,6 +1,24 @@
-// Keys while an overlay is open (help, prompts, confirmations): pure state transitions plus what to do.
+// Overlays: the ones client commands open, and keys while one is open (help, prompts, confirmations) as pure state transitions plus what to do.
+import type { ViewModel } from '../core/view.js';
 import type { InputEvent } from '../input/keys.js';
 import type { Overlay } from './ui-state.js';
+
+type Opener = (focused: ViewModel['window']['panes'][number] | undefined, w: ViewModel['windows'][number] | undefined) => Overlay;
+
+/** The overlays client commands open, by command name (the agent picker and the chooser load data first: server-requests.ts, chooser/). */
+const OPENERS = new Map<string, Opener>(Object.entries({
+  'client.help': () => ({ kind: 'help', filter: '', scroll: 0, filtering: false }),
+  'client.command-prompt': () => ({ kind: 'prompt', label: ':', text: '', purpose: 'command' }),
+  'client.prompt-rename-pane': (p) => ({ kind: 'prompt', label: `rename pane ${p?.id ?? ''}:`, text: p?.title ?? '', purpose: 'rename-pane' }),
+  'client.prompt-rename-window': (_, w) => ({ kind: 'prompt', label: `rename window ${w?.index ?? ''}:`, text: w?.name ?? '', purpose: 'rename-window' }),
+  'client.confirm-close-pane': (p) => ({ kind: 'confirm', label: `close pane ${p?.id ?? ''}?`, purpose: 'close-pane', target: p?.id }),
+  'client.confirm-close-window': (_, w) => ({ kind: 'confirm', label: `close window ${w?.index ?? ''} and its ${w?.panes ?? 0} pane(s)?`, purpose: 'close-window', target: w?.id }),
+} satisfies Record<string, Opener>));
+
+/** The overlay client command `name` opens over this view, or undefined when it opens none. */
+export function overlayFor(name: string, view: ViewModel | undefined): Overlay | undefined {
+  return OPENERS.get(name)?.(view?.window.panes.find((p) => p.focused), view?.windows.find((x) => x.current));
+}
 
 export type OverlayOutcome =
   | { kind: 'update'; overlay: Overlay | undefined }

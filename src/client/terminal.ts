@@ -20,3 +20,14 @@ export const LEAVE = '\x1b[?2026l\x1b[0m\x1b[?1003l\x1b[?1002l\x1b[?1000l\x1b[?1
 export function setTitle(title: string): string {
   return `\x1b]2;${stripControls(title)}\x07`;
 }
+
+/** OSC 52 puts the text on the system clipboard, also over ssh. */
+export const clipboard = (text: string): string => `\x1b]52;c;${Buffer.from(text, 'utf8').toString('base64')}\x07`;
+
+/** How an alert reaches the terminal for [ui] notify: a bell, an OSC 9 or OSC 777 desktop notification, or nothing. */
+export function alertBytes(how: string, text: string): string {
+  if (how === 'bell') return '\x07';
+  if (how === 'osc9') return `\x1b]9;castellan: ${text}\x07`;
+  if (how === 'osc777') return `\x1b]777;notify;castellan;${text}\x07`;
+  return '';
+}

@@ -3,7 +3,8 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import React from 'react';
 import { render } from 'ink-testing-library';
-import { Chrome, type ChromeProps } from '../../src/client/ui/Chrome.js';
+import { Chrome } from '../../src/client/ui/Chrome.js';
+import type { ChromeProps } from '../../src/client/ui/chrome-props.js';
 import { chromeProps, view } from '../support/chrome-view.js';
 
 const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');

@@ -98,3 +98,17 @@ test('the bar or the border shows that a pane is zoomed', async (t) => {
   // tmux marks the window tab `*Z`; any "Z" flag on the tab or the word zoom on the bar or border will do.
   await h.waitForScreen((l) => /\d:\S*\*Z|zoom/i.test(l[29]) || /zoom/i.test(l[0]), { timeoutMs: 1000, message: `a zoom indicator (bar before: ${before[29]})` });
 });
+
+test('a terminal too small for the borders: the chrome of panes under 2x2 comes from Ink (loaded for it), and the borders come back by hand', async (t) => {
+  const env = tempEnvFor(t);
+  const h = await startAttached(env, { cols: 60, rows: 16 });
+  h.prefix('"');
+  await h.waitForFrame('p2', { where: (f) => f.x === 0 && f.y > 0, message: 'p2 below p1' });
+  // Two panes stacked in a window area of 2 rows: each is 1 row high, under 2x2, so only Ink draws the chrome (the
+  // bar too: until Ink is in there is none).
+  h.resize(60, 3);
+  await h.waitForText(/(^| )1:(?:tsh|bash)\*/, { region: { top: 2, bottom: 3 }, message: 'the bar on the last row of a 3-row terminal' });
+  h.resize(60, 16);
+  await h.waitForFrame('p1', { where: (f) => f.y === 0 && f.w === 60, message: 'p1 framed again' });
+  await h.waitForFrame('p2', { where: (f) => f.y > 0 && f.y + f.h === 15, message: 'p2 framed again, right above the bar' });
+});

@@ -1,4 +1,4 @@
-// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set and its app only after its young generation is capped, the bundle keeps paths right, and the server's Node flags reach it.
+// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set, its app only after its young generation is capped and Ink only when an overlay first shows, the bundle keeps paths right, and the server's Node flags reach it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -9,6 +9,7 @@ import { pathToFileURL } from 'node:url';
 import { writeModuleRecorder } from '../support/module-recorder.js';
 import { nodeChildJson } from '../support/node-child.js';
 import { BIN, REPO, tempEnvFor } from '../support/temp-env.js';
+import { startAttached } from '../support/term-harness.js';
 
 
 /** Runs node with the recorder on `code` (an ES module body) and returns the modules it loaded. */
@@ -112,16 +113,61 @@ test("the client's young generation: capped from inside before the app loads, an
   assert.ok(capped <= 2 * MB, `capped new space ${capped} bytes`);
 });
 
-test("loading the client app leaves Node's fetch stack (undici, http, tls, http2) unloaded, and fetch usable after", async () => {
-  // yoga-layout's wasm loader fetch()es its inline data: URL whenever fetch is a function (src/client/load-app.ts).
+/** Ink, React or yoga among the modules in a recorder's log: their files unbundled, the chunk carrying yoga's wasm bundled. */
+const INK_FILES = /\/node_modules\/(ink|react|react-reconciler|scheduler|yoga-layout)\//;
+const loadedInk = (mods: string[]): string[] => mods.filter((m) => INK_FILES.test(m) || (m.includes('/dist/bundle/') && readFileSync(new URL(m), 'utf8').includes('AGFzbQ')));
+
+test('the client app loads no Ink, React or yoga: only the door to them does', async () => {
+  const app = await modulesOf(`await import(${dist('client/app.js')});`);
+  assert.ok(app.some((m) => m.endsWith('/dist/client/app.js')), 'the app loaded');
+  assert.deepEqual(app.filter((m) => INK_FILES.test(m)), []);
+  const door = await modulesOf(`const d = await import(${dist('client/ui/ink-door.js')}); await d.loadInk(); if (!d.inkLoaded()) throw d.inkFailed() ?? new Error('not loaded');`);
+  assert.ok(door.some((m) => /\/node_modules\/yoga-layout\//.test(m)), 'the door loads Ink and yoga');
+});
+
+test("an attached client loads Ink only when the help first shows; keys typed while it loads keep their order, and the help still works", async (t) => {
+  const dir = mkdtempSync(join(tmpdir(), 'cst-fp-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const log = join(dir, 'mods.txt');
+  const e = tempEnvFor(t);
+  // The server first, without the recorder: the log is the client's alone.
+  assert.equal((await e.cli(['server', 'start'])).code, 0, e.logTail());
+  const h = await startAttached(e, { cols: 100, rows: 30, timeoutMs: 20_000, env: { NODE_OPTIONS: `--import ${writeModuleRecorder(dir)}`, MODLOG: log } });
+  const mods = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
+  assert.ok(mods().some((m) => /\/dist\/(bundle|client)\//.test(m)), 'the recorder saw the client');
+  // A prompt in the bar is drawn by hand too.
+  h.prefix(',');
+  await h.waitForText('rename window', { message: 'the rename prompt' });
+  h.write('\x1b');
+  await h.waitForNoText('rename window', { message: 'Esc closes the prompt' });
+  assert.deepEqual(loadedInk(mods()), [], 'attached, with a prompt opened and closed: no Ink yet');
+  // In one write: the keys after ? reach the client in the same chunk, before any import can finish, and must
+  // still land in the help (as its filter) in order.
+  h.write('\x02?/split');
+  await h.waitForText('castellan keys · filter: split', { message: 'the help, with the filter typed while Ink loaded' });
+  await h.waitForText('Split: new pane on the right', { message: 'the filtered list' });
+  assert.ok(loadedInk(mods()).length > 0, 'Ink is in once the help shows');
+  // Enter keeps the filter, q closes the help, and what follows goes to the shell again.
+  h.write('\rqecho lazy-$((6*7))\r');
+  await h.waitForText('lazy-42', { message: 'keys after the help closed reach the shell' });
+  await h.waitForNoText('castellan keys');
+  // The second time Ink is there already.
+  h.prefix('?');
+  await h.waitForText('castellan keys', { message: 'the help again' });
+  h.write('q');
+  await h.waitForNoText('castellan keys');
+});
+
+test("loading Ink through its door leaves Node's fetch stack (undici, http, tls, http2) unloaded, and fetch usable after", async () => {
+  // yoga-layout's wasm loader fetch()es its inline data: URL whenever fetch is a function (src/client/ui/ink-door.ts).
   const run = (code: string) =>
     nodeChildJson<{ undici: boolean; http: boolean; fetch: string }>(
       `${code}; const l = process.moduleLoadList; process.stdout.write(JSON.stringify({ undici: l.includes('NativeModule internal/deps/undici/undici'), http: l.includes('NativeModule http'), fetch: typeof fetch }));`,
       { NODE_ENV: 'production' },
     );
-  const guarded = await run(`const { importApp } = await import(${dist('client/load-app.js')}); const m = await importApp(); if (typeof m.ClientApp !== 'function') throw new Error('no ClientApp')`);
+  const guarded = await run(`const d = await import(${dist('client/ui/ink-door.js')}); await d.loadInk(); if (!d.inkLoaded()) throw d.inkFailed() ?? new Error('Ink not loaded')`);
   assert.deepEqual(guarded, { undici: false, http: false, fetch: 'function' });
-  // The control: imported plainly, the same app does load them (when yoga stops doing so, load-app.ts can go).
-  const plain = await run(`await import(${dist('client/app.js')})`);
-  assert.equal(plain.undici, true, 'yoga no longer fetches its wasm: src/client/load-app.ts is not needed any more');
+  // The control: imported plainly, the same Ink does load them (when yoga stops doing so, the door's guard can go).
+  const plain = await run(`await import(${dist('client/ui/ink-chrome.js')})`);
+  assert.equal(plain.undici, true, "yoga no longer fetches its wasm: ink-door.ts's fetch guard is not needed any more");
 });

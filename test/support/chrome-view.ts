@@ -1,5 +1,5 @@
 // The chrome tests' fixture: a two-pane window of an 80x24 client, and ChromeProps around it.
-import type { ChromeProps } from '../../src/client/ui/Chrome.js';
+import type { ChromeProps } from '../../src/client/ui/chrome-props.js';
 import { loadTheme } from '../../src/config/themes.js';
 import type { ViewModel } from '../../src/core/view.js';
 import { DEFAULT_BINDINGS } from '../../src/input/default-keymap.js';

@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import { outcome, pagerCommand, reviewLines, type ReviewData } from '../../src/worktree/review/model.js';
 import { runReview } from '../../src/worktree/review/tui.js';
 import { SummaryWatch } from '../../src/worktree/watch.js';
-import { worktreeText } from '../../src/client/ui/PaneFrame.js';
+import { worktreeText } from '../../src/client/ui/frame-parts.js';
 import { waitFor } from '../support/wait-for.js';
 
 const data = (n: number): ReviewData => ({

@@ -1,30 +1,12 @@
-// The whole chrome of one client: pane frames, the bar and overlays (pane contents are painted separately).
+// The whole chrome of one client through Ink: pane frames, the bar and overlays (pane contents are painted separately).
 import { Box, Text } from 'ink';
-import type { Theme } from '../../config/themes.js';
-import type { Binding } from '../../input/keymap.js';
-import type { ViewModel } from '../../core/view.js';
-import type { LocalUi } from '../ui-state.js';
-import { ChooserOverlay } from '../chooser/index.js';
+import { ChooserOverlay } from '../chooser/ChooserOverlay.js';
 import { AgentPicker } from './AgentPicker.js';
+import { areaTop, type ChromeProps } from './chrome-props.js';
 import { HelpOverlay } from './HelpOverlay.js';
 import { PaneFrame } from './PaneFrame.js';
 import { StatusBar } from './StatusBar.js';
 import { role } from './theme-style.js';
-
-export interface ChromeProps {
-  view: ViewModel;
-  local: LocalUi;
-  theme: Theme;
-  cols: number;
-  rows: number;
-  barAtTop: boolean;
-  borders: string;
-  bindings: Binding[];
-  prefixKey: string;
-}
-
-/** Row where the window area starts on screen. */
-export const areaTop = (barAtTop: boolean) => (barAtTop ? 1 : 0);
 
 export function Chrome(p: ChromeProps) {
   const top = areaTop(p.barAtTop);

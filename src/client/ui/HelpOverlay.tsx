@@ -2,32 +2,9 @@
 import { Box, Text } from 'ink';
 import type { Theme } from '../../config/themes.js';
 import type { Binding } from '../../input/keymap.js';
+import { helpRows } from './help-rows.js';
 import { pad } from './text-width.js';
 import { role } from './theme-style.js';
-
-export interface HelpRow {
-  group?: string;
-  key?: string;
-  text?: string;
-}
-
-/** Rows of the help list (group headings + bindings) matching a filter. */
-export function helpRows(bindings: Binding[], prefix: string, filter: string): HelpRow[] {
-  const f = filter.toLowerCase();
-  const rows: HelpRow[] = [];
-  const groups = new Map<string, Binding[]>();
-  for (const b of bindings) {
-    const key = b.table === 'prefix' ? `${prefix} ${b.key}` : b.key;
-    if (f && !`${key} ${b.command} ${b.description} ${b.group}`.toLowerCase().includes(f)) continue;
-    if (!groups.has(b.group)) groups.set(b.group, []);
-    groups.get(b.group)!.push(b);
-  }
-  for (const [group, list] of groups) {
-    rows.push({ group });
-    for (const b of list) rows.push({ key: b.table === 'prefix' ? `${prefix} ${b.key}` : b.key, text: `${b.description}  (${b.command})` });
-  }
-  return rows;
-}
 
 export function HelpOverlay({ bindings, prefix, filter, filtering, scroll, theme, cols, rows, top }: {
   bindings: Binding[]; prefix: string; filter: string; filtering: boolean; scroll: number; theme: Theme; cols: number; rows: number; top: number;

@@ -1,32 +1,46 @@
 // The chrome as screen lines. Ink lays a whole screen out as a styled cell per column and row and turns it back into
 // strings (~35 ms at 202x53, on every title, badge, focus or layout change, and keys typed meanwhile wait), so the
-// everyday chrome - pane frames, fills and the bar - is composed here from the same parts PaneFrame and StatusBar draw,
-// at a cost in segments per row. Overlays (help, agent picker, chooser) still go through Ink: they are rare and whole.
-import React from 'react';
-import { renderToString } from 'ink';
+// everyday chrome - pane frames, fills and the bar - is composed here from the same parts PaneFrame and StatusBar draw
+// (frame-parts.ts, bar-segments.ts), at a cost in segments per row. Overlays (help, agent picker, chooser) and panes
+// under 2x2 still go through Ink: they are rare and whole, so Ink is loaded (ink-door.ts) only when one first shows.
 import cliBoxes from 'cli-boxes';
-import { Chrome, areaTop, type ChromeProps } from './Chrome.js';
-import { frameParts } from './PaneFrame.js';
-import { barSegments } from './StatusBar.js';
+import { areaTop, type ChromeProps } from './chrome-props.js';
+import { frameParts } from './frame-parts.js';
+import { barSegments } from './bar-segments.js';
+import { inkNow, type InkWaiter } from './ink-door.js';
 import { isNarrow, width } from './text-width.js';
 import { paint, role, type TextStyle } from './theme-style.js';
 import type { LocalUi } from '../ui-state.js';
 
-/** The chrome's lines, `rows` of them, each at most `cols` wide. */
-export function chromeLines(p: ChromeProps): string[] {
-  const lines = composed(p) ?? inkLines(p);
-  while (lines.length < p.rows) lines.push('');
-  return lines;
+export interface ChromeOut {
+  /** `rows` lines, each at most `cols` wide (none while Ink loads for a pane under 2x2). */
+  lines: string[];
+  /** An overlay is drawn over the whole window area: pane rows are kept but not painted. */
+  covers: boolean;
 }
 
-/** Through Ink: what composed() is checked against, and what draws overlays. */
-export function inkLines(p: ChromeProps): string[] {
-  return renderToString(React.createElement(Chrome, p), { columns: p.cols }).split('\n').slice(0, p.rows);
+/**
+ * The chrome. Where only Ink draws it and Ink is not in yet, `inkIn` is called once it is (draw again) or could not
+ * be loaded; meanwhile the screen under an overlay is composed as if it were closed (its keys already go to it), and
+ * a pane under 2x2 gets no chrome (not the last one, drawn for another layout).
+ */
+export function chromeLines(p: ChromeProps, inkIn: InkWaiter): ChromeOut {
+  const own = composed(p);
+  if (own) return { lines: allRows(own, p.rows), covers: false };
+  const ink = inkNow(inkIn);
+  if (ink) return { lines: allRows(ink(p), p.rows), covers: coversPanes(p.local) };
+  const under = coversPanes(p.local) ? composed({ ...p, local: { ...p.local, overlay: undefined } }) : undefined;
+  return { lines: under ? allRows(under, p.rows) : [], covers: false };
+}
+
+function allRows(lines: string[], rows: number): string[] {
+  while (lines.length < rows) lines.push('');
+  return lines;
 }
 
 const OVERLAYS = new Set(['help', 'agents', 'chooser']);
 
-/** An overlay that takes the whole screen is up: Ink draws the chrome, and pane rows are kept but not painted. */
+/** An overlay that takes the whole screen is up: only Ink draws it. */
 export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overlay?.kind ?? '');
 
 /** The chrome composed by hand, or undefined where only Ink draws it (an overlay is up, a pane is under 2x2). */
