@@ -86,9 +86,26 @@ export class PaneRuntime {
     pty.onExit((e) => this.finish(e));
   }
 
-  /** castellan's own text into this pane's screen (a restored history), parsed in turns with every pane's output. */
+  /** Texts of castellan's own (show()) not parsed yet: while any is, what the screen changes by is not the program's. */
+  private shown = 0;
+
+  /**
+   * The screen is changing by castellan's own text (a restored history), not the program's output: detection skips
+   * it (session.paneDirty). Read as output, a restored background shell went working, then "done", and a resumed
+   * Gemini's painted history matched its done rule before Gemini had started (live check, 4 of 5 restores).
+   */
+  get showing(): boolean {
+    return this.shown > 0;
+  }
+
+  /**
+   * castellan's own text into this pane's screen (a restored history), parsed in turns with every pane's output.
+   * Output the program prints meanwhile waits behind it, so while showing, every change is castellan's.
+   */
   show(data: string | Iterator<string>): void {
+    this.shown++;
     this.feed.queue(data);
+    this.feed.then(() => void this.shown--);
   }
 
   private finish(e: PtyExit): void {

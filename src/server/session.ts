@@ -275,7 +275,7 @@ export class ServerSession implements SessionApi {
   private paneDirty(id: string): void {
     const w = this.st.panes[id]?.window;
     if (!w) return;
-    this.detection.paneDirty(id);
+    if (!this.runtimes.get(id)?.showing) this.detection.paneDirty(id);
     this.snapshots?.content();
     for (const l of this.links.values()) if (this.st.clients[l.id]?.window === w) l.schedule(false, id);
   }
