@@ -193,12 +193,14 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it. Codex 0.171
   // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.
   const prompt = o.agent === 'claude' ? 'defer' : 'ui';
+  /** Why the server left the call to the bridge, when it said (the door's debug line tells it). */
+  let undecided = '';
   const remote = (req: Omit<DecideRequest, 'tool' | 'argv' | 'cwd' | 'toolInput' | 'agentId' | 'paneId' | 'prompt' | 'env' | 'paths'>) =>
     o.paths
-      ? askServerDecision({ ...req, tool: call.tool, argv: call.argv, cwd, toolInput: call.toolInput, agentId, paneId, prompt, env: o.env, paths: { ...o.paths, socket: o.socket ?? o.paths.socket } }, { link: o.link, ...(o.deadlineAt !== undefined ? { deadlineAt: o.deadlineAt } : {}), ...(o.pid !== undefined ? { pid: o.pid } : {}) })
+      ? askServerDecision({ ...req, tool: call.tool, argv: call.argv, cwd, toolInput: call.toolInput, agentId, paneId, prompt, env: o.env, paths: { ...o.paths, socket: o.socket ?? o.paths.socket } }, { link: o.link, onUndecided: (why) => void (undecided = why), ...(o.deadlineAt !== undefined ? { deadlineAt: o.deadlineAt } : {}), ...(o.pid !== undefined ? { pid: o.pid } : {}) })
       : Promise.resolve(undefined);
   const local = async () => {
-    if (o.serverOnly) throw new NeedsBridge('the server did not decide this call');
+    if (o.serverOnly) throw new NeedsBridge(`the server did not decide this call${undecided ? `: ${undecided}` : ''}`);
     await o.beforeLocal?.();
     return loadPipeline();
   };

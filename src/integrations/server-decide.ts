@@ -69,7 +69,7 @@ export function decideParams(r: DecideRequest, pid: number) {
 /** The server's decision, or undefined (no server, an old one, a slow one, a call it leaves to the bridge). Never throws. */
 export async function askServerDecision(
   r: DecideRequest,
-  o: { connectMs?: number; replyMs?: number; link?: BridgeLink; /** Epoch ms past which the server must not decide (the hook door's requester gives up then). */ deadlineAt?: number; /** The audited hook process (the door's requester), default this one. */ pid?: number } = {},
+  o: { connectMs?: number; replyMs?: number; link?: BridgeLink; /** Epoch ms past which the server must not decide (the hook door's requester gives up then). */ deadlineAt?: number; /** The audited hook process (the door's requester), default this one. */ pid?: number; /** The server answered and left the call to the bridge: its why (for the debug log). */ onUndecided?: (why: string) => void } = {},
 ): Promise<ServerDecision | undefined> {
   const goal = r.env.CASTELLAN_GOAL_ID || undefined;
   // What the server could not take as the bridge has it is decided by the bridge, so both record the same thing.
@@ -83,6 +83,7 @@ export async function askServerDecision(
     const a = await link.use(o.connectMs ?? DECIDE_CONNECT_MS, (api) =>
       api.request<Record<string, unknown>>('hook.decide', { ...params, deadline: Math.min(Date.now() + replyMs - 100, o.deadlineAt ?? Infinity) }, replyMs),
     );
+    if (a?.decided === false && typeof a.why === 'string') o.onUndecided?.(a.why.slice(0, 200));
     if (a?.decided !== true || typeof a.decision !== 'string' || !DECISIONS.has(a.decision) || typeof a.source !== 'string') return undefined;
     return { decision: a.decision as ServerDecision['decision'], source: a.source, ...(typeof a.reason === 'string' ? { reason: a.reason } : {}) };
   } catch {

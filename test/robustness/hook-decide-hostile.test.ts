@@ -7,7 +7,7 @@ import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync
 import net from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { DECIDE_REPLY_MS } from '../../src/integrations/server-decide.js';
+import { askServerDecision, DECIDE_REPLY_MS } from '../../src/integrations/server-decide.js';
 import { makeTempEnv, type TempEnv } from '../support/temp-env.js';
 import { fakeLineServer, runHook } from './bridge-support.js';
 
@@ -189,5 +189,34 @@ describe('the bridge when hook.decide misbehaves: it decides itself, against its
       assert.ok(r.ms < DECIDE_REPLY_MS + 8000, `${r.ms} ms`);
       assert.ok(!existsSync(join(dir, 'pwned')));
     });
+  }
+});
+
+test('a server that leaves the call to the bridge says why, cut to 200 characters; nothing is decided', async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cst-hd-why-'));
+  const servers: Array<{ close(): Promise<void> }> = [];
+  try {
+    const ask = async (why: unknown) => {
+      const socket = join(dir, `s${servers.length}.sock`);
+      servers.push(await fakeLineServer(socket, (line, s) => {
+        const m = JSON.parse(line) as { id: unknown };
+        s.write(`${JSON.stringify({ id: m.id, result: { decided: false, why } })}\n`);
+      }));
+      const said: string[] = [];
+      const r = await askServerDecision(
+        { phase: 'pre', tool: 'shell', argv: ['ls'], cwd: dir, toolInput: {}, agentId: 'claude', prompt: 'defer', env: {}, paths: { home: dir, trustFile: join(dir, 't'), auditLog: join(dir, 'a'), session: 'default', socket } },
+        { onUndecided: (w) => said.push(w) },
+      );
+      return { r, said };
+    };
+    assert.deepEqual(await ask('a PreToolUse hook or a question in the UI decides it'), { r: undefined, said: ['a PreToolUse hook or a question in the UI decides it'] });
+    const long = await ask('x'.repeat(5000));
+    assert.equal(long.r, undefined);
+    assert.equal(long.said[0].length, 200);
+    // A why that is not a string is not passed on.
+    assert.deepEqual(await ask({ nested: ['why'] }), { r: undefined, said: [] });
+  } finally {
+    await Promise.all(servers.map((s) => s.close()));
+    rmSync(dir, { recursive: true, force: true });
   }
 });
