@@ -1,4 +1,4 @@
-// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set, its app only after its young generation is capped and Ink only when an overlay first shows, the bundle keeps paths right, and the server's Node flags reach it.
+// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set, its app only after its young generation is capped and Ink only when the agent picker or chooser first shows (never for the help), the bundle keeps paths right, and the server's Node flags reach it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -125,7 +125,7 @@ test('the client app loads no Ink, React or yoga: only the door to them does', a
   assert.ok(door.some((m) => /\/node_modules\/yoga-layout\//.test(m)), 'the door loads Ink and yoga');
 });
 
-test("an attached client loads Ink only when the help first shows; keys typed while it loads keep their order, and the help still works", async (t) => {
+test("an attached client loads no Ink for a prompt or the help (keys typed as it opens keep their order), and Ink only when the agent picker first shows", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cst-fp-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const log = join(dir, 'mods.txt');
@@ -135,25 +135,28 @@ test("an attached client loads Ink only when the help first shows; keys typed wh
   const h = await startAttached(e, { cols: 100, rows: 30, timeoutMs: 20_000, env: { NODE_OPTIONS: `--import ${writeModuleRecorder(dir)}`, MODLOG: log } });
   const mods = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
   assert.ok(mods().some((m) => /\/dist\/(bundle|client)\//.test(m)), 'the recorder saw the client');
-  // A prompt in the bar is drawn by hand too.
+  // A prompt in the bar is drawn by hand.
   h.prefix(',');
   await h.waitForText('rename window', { message: 'the rename prompt' });
   h.write('\x1b');
   await h.waitForNoText('rename window', { message: 'Esc closes the prompt' });
-  assert.deepEqual(loadedInk(mods()), [], 'attached, with a prompt opened and closed: no Ink yet');
-  // In one write: the keys after ? reach the client in the same chunk, before any import can finish, and must
-  // still land in the help (as its filter) in order.
+  // In one write: the keys after ? reach the client in the same chunk and must land in the help's filter, in order.
   h.write('\x02?/split');
-  await h.waitForText('castellan keys · filter: split', { message: 'the help, with the filter typed while Ink loaded' });
+  await h.waitForText('castellan keys · filter: split', { message: 'the help, with the filter typed as it opened' });
   await h.waitForText('Split: new pane on the right', { message: 'the filtered list' });
-  assert.ok(loadedInk(mods()).length > 0, 'Ink is in once the help shows');
   // Enter keeps the filter, q closes the help, and what follows goes to the shell again.
   h.write('\rqecho lazy-$((6*7))\r');
   await h.waitForText('lazy-42', { message: 'keys after the help closed reach the shell' });
   await h.waitForNoText('castellan keys');
-  // The second time Ink is there already.
+  assert.deepEqual(loadedInk(mods()), [], 'attached, with a prompt and the help opened and closed: no Ink');
+  // The picker is still Ink's: it loads it, and its keys work.
+  h.prefix('a');
+  await h.waitForText('launch an agent in a new pane', { message: 'the agent picker' });
+  assert.ok(loadedInk(mods()).length > 0, 'Ink is in once the picker shows');
+  h.write('\x1b');
+  await h.waitForNoText('launch an agent', { message: 'Esc closes the picker' });
   h.prefix('?');
-  await h.waitForText('castellan keys', { message: 'the help again' });
+  await h.waitForText('castellan keys', { message: 'the help again, Ink loaded or not' });
   h.write('q');
   await h.waitForNoText('castellan keys');
 });

@@ -1,12 +1,14 @@
 // The chrome as screen lines. Ink lays a whole screen out as a styled cell per column and row and turns it back into
 // strings (~35 ms at 202x53, on every title, badge, focus or layout change, and keys typed meanwhile wait), so the
-// everyday chrome - pane frames, fills and the bar - is composed here from the same parts PaneFrame and StatusBar draw
-// (frame-parts.ts, bar-segments.ts), at a cost in segments per row. Overlays (help, agent picker, chooser) and panes
-// under 2x2 still go through Ink: they are rare and whole, so Ink is loaded (ink-door.ts) only when one first shows.
+// everyday chrome - pane frames, fills, the bar and the help - is composed here from the same parts PaneFrame and
+// StatusBar draw (frame-parts.ts, bar-segments.ts, help-lines.ts), at a cost in segments per row. The agent picker,
+// the chooser and panes under 2x2 still go through Ink: they are rare, so Ink is loaded (ink-door.ts) only when one
+// first shows.
 import cliBoxes from 'cli-boxes';
 import { areaTop, type ChromeProps } from './chrome-props.js';
 import { frameParts } from './frame-parts.js';
 import { barSegments } from './bar-segments.js';
+import { helpLines } from './help-lines.js';
 import { inkNow, type InkWaiter } from './ink-door.js';
 import { isNarrow, width } from './text-width.js';
 import { paint, role, type TextStyle } from './theme-style.js';
@@ -26,10 +28,10 @@ export interface ChromeOut {
  */
 export function chromeLines(p: ChromeProps, inkIn: InkWaiter): ChromeOut {
   const own = composed(p);
-  if (own) return { lines: allRows(own, p.rows), covers: false };
+  if (own) return { lines: allRows(own, p.rows), covers: coversPanes(p.local) };
   const ink = inkNow(inkIn);
   if (ink) return { lines: allRows(ink(p), p.rows), covers: coversPanes(p.local) };
-  const under = coversPanes(p.local) ? composed({ ...p, local: { ...p.local, overlay: undefined } }) : undefined;
+  const under = needsInk(p.local) ? composed({ ...p, local: { ...p.local, overlay: undefined } }) : undefined;
   return { lines: under ? allRows(under, p.rows) : [], covers: false };
 }
 
@@ -39,17 +41,37 @@ function allRows(lines: string[], rows: number): string[] {
 }
 
 const OVERLAYS = new Set(['help', 'agents', 'chooser']);
+const INK_OVERLAYS = new Set(['agents', 'chooser']);
 
-/** An overlay that takes the whole screen is up: only Ink draws it. */
+/** An overlay that takes the whole window area is up: pane rows are kept but not painted. */
 export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overlay?.kind ?? '');
 
-/** The chrome composed by hand, or undefined where only Ink draws it (an overlay is up, a pane is under 2x2). */
+/** An overlay only Ink draws is up. */
+export const needsInk = (local: LocalUi): boolean => INK_OVERLAYS.has(local.overlay?.kind ?? '');
+
+/** The chrome composed by hand, or undefined where only Ink draws it (the picker or chooser is up, a pane is under 2x2). */
 export function composed(p: ChromeProps): string[] | undefined {
   const { view, theme, cols, rows } = p;
-  if (coversPanes(p.local)) return undefined;
-  if (view.window.panes.some((pane) => pane.rect.w < 2 || pane.rect.h < 2)) return undefined;
+  if (needsInk(p.local)) return undefined;
   const screen = new Screen(cols, rows);
   const top = areaTop(p.barAtTop);
+  const help = p.local.overlay?.kind === 'help' ? p.local.overlay : undefined;
+  if (help) {
+    // Every cell of the window area is the help's: the panes under it need not be drawn (nor be 2x2).
+    const lines = helpLines({ bindings: p.bindings, prefix: p.prefixKey, filter: help.filter, filtering: help.filtering, scroll: help.scroll, theme, cols, rows: rows - 1 });
+    lines.forEach((row, i) => row.reduce((x, s) => screen.put(top + i, x, s.text, s.style), 0));
+  } else if (!panesAndFills(p, screen, top)) return undefined;
+  const barRow = p.barAtTop ? 0 : rows - 1;
+  screen.clearRow(barRow);
+  let x = 0;
+  for (const s of barSegments({ view, local: p.local, theme, cols, prefixKey: p.prefixKey })) x = screen.put(barRow, x, s.text, s.style);
+  return screen.lines();
+}
+
+/** Pane frames and the dotted space beyond the shared window size; false (nothing drawn) where a pane is under 2x2. */
+function panesAndFills(p: ChromeProps, screen: Screen, top: number): boolean {
+  const { view, theme, cols, rows } = p;
+  if (view.window.panes.some((pane) => pane.rect.w < 2 || pane.rect.h < 2)) return false;
   for (const pane of view.window.panes) {
     const { rect } = pane;
     const f = frameParts(pane, theme, p.borders, view.window.zoomed);
@@ -74,11 +96,7 @@ export function composed(p: ChromeProps): string[] | undefined {
   for (let i = 0; i < Math.min(view.area.rows, rows - 1) && fillRight > 0; i++) screen.put(top + i, view.area.cols, '·'.repeat(fillRight), dim);
   const fillBottom = Math.max(0, rows - 1 - view.area.rows);
   for (let i = 0; i < fillBottom; i++) screen.put(top + view.area.rows + i, 0, '·'.repeat(cols), dim);
-  const barRow = p.barAtTop ? 0 : rows - 1;
-  screen.clearRow(barRow);
-  let x = 0;
-  for (const s of barSegments({ view, local: p.local, theme, cols, prefixKey: p.prefixKey })) x = screen.put(barRow, x, s.text, s.style);
-  return screen.lines();
+  return true;
 }
 
 interface Run {
