@@ -1,6 +1,9 @@
 // The help drawn by hand (help-lines.ts through chrome-lines.ts) against Ink's HelpOverlay: every cell alike on a
 // terminal over the help's states x colour levels x themes; and what a hostile filter or binding cannot do.
 import { test } from 'node:test';
+import { createHash } from 'node:crypto';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { MAX_LINE, overlayInput } from '../../src/client/overlays.js';
 import { composed } from '../../src/client/ui/chrome-lines.js';
@@ -11,11 +14,26 @@ import type { Binding } from '../../src/input/keymap.js';
 import { DEFAULT_BINDINGS } from '../../src/input/default-keymap.js';
 import { chromeProps } from '../support/chrome-view.js';
 import { cells, sameCells, withLevel } from '../support/screen-cells.js';
+import { REPO } from '../support/temp-env.js';
+
+// Recorded (CASTELLAN_RECORD_HELP=1) from the hand-drawn help in the commit that still compared it with Ink's
+// HelpOverlay cell for cell (INK below, then set): test/client/help-lines.expected.json is what Ink drew.
+const INK: ((p: ChromeProps) => string[]) | undefined = inkLines;
 
 const THEMES = ['default', 'light', 'high-contrast'].map((n) => loadTheme(n, {}).theme);
 const help = (over: Partial<{ filter: string; filtering: boolean; scroll: number }> = {}): ChromeProps['local'] => ({ prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false, ...over } });
+// The cases' own bindings, not the default keymap's: what was recorded must not change when a binding is added.
+const WORDS = ['Split', 'pane', 'window', 'Focus', 'next', 'Resize', 'split', 'Zoom', 'copy', 'agent'];
+const NOUNS = ['pane', 'window', 'copy', 'agent', 'session'];
+const BINDINGS: Binding[] = Array.from({ length: 45 }, (_, i) => ({
+  table: i % 7 === 0 ? 'root' : 'prefix',
+  key: i % 5 === 0 ? `M-${String.fromCharCode(97 + (i % 26))}` : String.fromCharCode(33 + ((i * 7) % 90)),
+  command: `${NOUNS[Math.floor(i / 9)]}.${WORDS[i % 10].toLowerCase()} ${i}`,
+  description: `${WORDS[i % 10]} the ${WORDS[(i * 3) % 10]} number ${i}`,
+  group: ['Panes', 'Windows', 'Copy mode', 'Agents', 'Session'][Math.floor(i / 9)],
+}));
 const LONG: Binding[] = [
-  ...DEFAULT_BINDINGS.slice(0, 4),
+  ...BINDINGS.slice(0, 4),
   { table: 'prefix', key: 'M-S-PageDown', command: 'pane.resize down 10 --and-a-very-long-tail-of-options', description: 'Resize the pane down by ten rows, a description far too long for any terminal row', group: 'A group with a long name that runs past narrow screens' },
   { table: 'root', key: 'C-M-S-F12', command: 'client.help', description: '漢字のヘルプ 😀 wide characters in a description', group: '漢字' },
 ];
@@ -45,21 +63,45 @@ const CASES: Array<[string, Partial<ChromeProps>]> = [
   ['no bindings at all', { local: help(), bindings: [] }],
 ];
 
+/** Every cell of the help drawn on a terminal, as a short digest (the cells themselves are ~2 000 per screen). */
+async function digest(lines: string[], cols: number, rows: number): Promise<string> {
+  return createHash('sha256').update((await cells(lines, cols, rows)).join('\n')).digest('hex').slice(0, 20);
+}
+
+const text = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
+const EXPECTED = join(REPO, 'test', 'client', 'help-lines.expected.json');
+type Expected = Record<string, { text: string[]; cells: Record<string, string> }>;
+
 test('the help drawn by hand is what Ink drew, cell for cell, in every state, colour level and theme', async () => {
+  const record = process.env.CASTELLAN_RECORD_HELP === '1';
+  const want: Expected = record ? {} : JSON.parse(readFileSync(EXPECTED, 'utf8'));
   for (const level of [0, 1, 2, 3] as const) {
     await withLevel(level, async () => {
       for (const theme of THEMES) for (const [what, over] of CASES) {
-        const p = chromeProps({ theme, ...over });
+        const p = chromeProps({ theme, bindings: BINDINGS, ...over });
         const mine = composed(p);
         assert.ok(mine, `${what}: composed by hand`);
         assert.equal(mine.length, p.rows, `${what}: one line per row`);
-        await sameCells(mine, inkLines(p), p.cols, p.rows, `${what} (${theme.name}, colour level ${level})`);
+        const at = `${theme.name}/${level}`;
+        if (INK) await sameCells(mine, INK(p), p.cols, p.rows, `${what} (${at}): against Ink`);
+        // The window area only: the bar under the help is the chrome's (proven against Ink in chrome-lines.test.ts).
+        const area = mine.map((l, y) => (y === (p.barAtTop ? 0 : p.rows - 1) ? '' : l));
+        const d = await digest(area, p.cols, p.rows);
+        if (record) {
+          want[what] ??= { text: [], cells: {} };
+          if (at === 'default/3') want[what].text = text(area);
+          want[what].cells[at] = d;
+          continue;
+        }
+        assert.ok(want[what], `${what}: recorded`);
+        if (at === 'default/3') assert.deepEqual(text(area), want[what].text, `${what}: the text Ink drew`);
+        assert.equal(d, want[what].cells[at], `${what} (${at}): the cells Ink drew (colours and attributes; the text matched at default/3)`);
       }
     });
   }
+  if (record) writeFileSync(EXPECTED, JSON.stringify(want, null, 1) + '\n');
+  else assert.deepEqual(Object.keys(want), CASES.map(([w]) => w), 'every recorded case is drawn');
 });
-
-const text = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
 
 test('on screens smaller than the help it is cut, every cell of the window area its own (where Ink let the panes show through)', () => {
   // Under 17 columns Ink wrapped the key column and pushed the rows down; under 5 rows yoga shrank the title and the
