@@ -50,17 +50,6 @@ test('a bar at the top moves the panes down one row', () => {
   assert.match(f[1], /^╭ w1:p1 bash/);
 });
 
-test('help overlay lists bindings grouped and filters them', () => {
-  const f = frame({ local: { prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } } });
-  const text = f.join('\n');
-  assert.match(text, /castellan keys/);
-  assert.match(text, /C-b %\s+Split/);
-  const filtered = frame({ local: { prefix: false, overlay: { kind: 'help', filter: 'detach', scroll: 0, filtering: true } } }).join('\n');
-  assert.match(filtered, /C-b d\s+Detach/);
-  assert.doesNotMatch(filtered, /C-b %/);
-  assert.match(filtered, /filter: detach█/);
-});
-
 test('prompts and confirmations take over the bar', () => {
   assert.match(frame({ local: { prefix: false, overlay: { kind: 'prompt', label: 'rename pane w1:p2:', text: 'wor', purpose: 'rename-pane' } } })[23], /^rename pane w1:p2: wor█/);
   assert.match(frame({ local: { prefix: false, overlay: { kind: 'confirm', label: 'close pane w1:p2?', purpose: 'close-pane' } } })[23], /^close pane w1:p2\? \(y\/n\)/);

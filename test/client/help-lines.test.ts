@@ -1,5 +1,5 @@
-// The help drawn by hand (help-lines.ts through chrome-lines.ts) against Ink's HelpOverlay: every cell alike on a
-// terminal over the help's states x colour levels x themes; and what a hostile filter or binding cannot do.
+// The help drawn by hand (help-lines.ts through chrome-lines.ts) against what Ink's HelpOverlay drew (recorded): every
+// cell alike on a terminal over the help's states x colour levels x themes; and what a hostile filter or binding cannot do.
 import { test } from 'node:test';
 import { createHash } from 'node:crypto';
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,17 +8,16 @@ import assert from 'node:assert/strict';
 import { MAX_LINE, overlayInput } from '../../src/client/overlays.js';
 import { composed } from '../../src/client/ui/chrome-lines.js';
 import type { ChromeProps } from '../../src/client/ui/chrome-props.js';
-import { inkLines } from '../../src/client/ui/ink-chrome.js';
 import { loadTheme } from '../../src/config/themes.js';
 import type { Binding } from '../../src/input/keymap.js';
 import { DEFAULT_BINDINGS } from '../../src/input/default-keymap.js';
 import { chromeProps } from '../support/chrome-view.js';
-import { cells, sameCells, withLevel } from '../support/screen-cells.js';
+import { cells, withLevel } from '../support/screen-cells.js';
 import { REPO } from '../support/temp-env.js';
 
-// Recorded (CASTELLAN_RECORD_HELP=1) from the hand-drawn help in the commit that still compared it with Ink's
-// HelpOverlay cell for cell (INK below, then set): test/client/help-lines.expected.json is what Ink drew.
-const INK: ((p: ChromeProps) => string[]) | undefined = inkLines;
+// Recorded (CASTELLAN_RECORD_HELP=1) from the hand-drawn help in a run that also compared every case with Ink's
+// HelpOverlay cell for cell (commit 56bce34, the component's last): test/client/help-lines.expected.json is what Ink
+// drew. Record again only for a change meant to show.
 
 const THEMES = ['default', 'light', 'high-contrast'].map((n) => loadTheme(n, {}).theme);
 const help = (over: Partial<{ filter: string; filtering: boolean; scroll: number }> = {}): ChromeProps['local'] => ({ prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false, ...over } });
@@ -83,7 +82,6 @@ test('the help drawn by hand is what Ink drew, cell for cell, in every state, co
         assert.ok(mine, `${what}: composed by hand`);
         assert.equal(mine.length, p.rows, `${what}: one line per row`);
         const at = `${theme.name}/${level}`;
-        if (INK) await sameCells(mine, INK(p), p.cols, p.rows, `${what} (${at}): against Ink`);
         // The window area only: the bar under the help is the chrome's (proven against Ink in chrome-lines.test.ts).
         const area = mine.map((l, y) => (y === (p.barAtTop ? 0 : p.rows - 1) ? '' : l));
         const d = await digest(area, p.cols, p.rows);
@@ -101,6 +99,16 @@ test('the help drawn by hand is what Ink drew, cell for cell, in every state, co
   }
   if (record) writeFileSync(EXPECTED, JSON.stringify(want, null, 1) + '\n');
   else assert.deepEqual(Object.keys(want), CASES.map(([w]) => w), 'every recorded case is drawn');
+});
+
+test('the help lists the default bindings grouped, and a filter narrows them', () => {
+  const all = text(composed(chromeProps({ local: help() }))!).join('\n');
+  assert.match(all, /castellan keys/);
+  assert.match(all, /C-b %\s+Split/);
+  const filtered = text(composed(chromeProps({ local: help({ filter: 'detach', filtering: true }) }))!).join('\n');
+  assert.match(filtered, /C-b d\s+Detach/);
+  assert.doesNotMatch(filtered, /C-b %/);
+  assert.match(filtered, /filter: detach█/);
 });
 
 test('on screens smaller than the help it is cut, every cell of the window area its own (where Ink let the panes show through)', () => {
@@ -152,20 +160,16 @@ test('a paste of any size into the filter keeps its first 512 characters, and th
   }
 });
 
-test('drawing the help costs well under Ink\'s (one key typed in its filter redraws it)', () => {
+test('drawing the help at 202x53 (one key typed in its filter redraws it) takes about a millisecond', () => {
   const p = chromeProps({ local: help({ filter: 'pa', filtering: true }), cols: 202, rows: 53 });
-  const time = (f: () => unknown, n: number) => {
-    for (let i = 0; i < 3; i++) f();
-    const xs: number[] = [];
-    for (let i = 0; i < n; i++) {
-      const t = performance.now();
-      f();
-      xs.push(performance.now() - t);
-    }
-    return xs.sort((a, b) => a - b)[n >> 1];
-  };
-  const mine = time(() => composed(p), 40);
-  const ink = time(() => inkLines(p), 10);
-  assert.ok(mine < 5, `the help took ${mine.toFixed(2)} ms`);
-  assert.ok(mine * 4 < ink, `hand ${mine.toFixed(2)} ms vs Ink ${ink.toFixed(2)} ms`);
+  for (let i = 0; i < 3; i++) composed(p);
+  const xs: number[] = [];
+  for (let i = 0; i < 40; i++) {
+    const t = performance.now();
+    composed(p);
+    xs.push(performance.now() - t);
+  }
+  const mine = xs.sort((a, b) => a - b)[20];
+  // Measured here: ~1.0 ms; Ink's HelpOverlay took 83-92 ms for the same screen (load 3.3). Room for a loaded machine.
+  assert.ok(mine < 10, `the help took ${mine.toFixed(2)} ms`);
 });
