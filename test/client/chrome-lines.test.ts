@@ -2,6 +2,7 @@
 // a terminal, over the chrome's cases and a few hundred random layouts; and its cost in a budget Ink's misses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
+import { openChooser } from '../../src/client/chooser/index.js';
 import { composed } from '../../src/client/ui/chrome-lines.js';
 import type { ChromeProps } from '../../src/client/ui/chrome-props.js';
 import { inkLines } from '../../src/client/ui/ink-chrome.js';
@@ -98,12 +99,13 @@ test('the composed chrome draws what Ink draws over random layouts, client sizes
   });
 });
 
-test('the picker, the chooser and panes under 2x2 are left to Ink (test/client/ink-door.test.ts: how chromeLines waits for it); the help is not', () => {
-  for (const kind of ['agents', 'chooser'] as const) assert.equal(composed(chromeProps({ local: { prefix: false, overlay: { kind } } as unknown as ChromeProps['local'] })), undefined, kind);
+test('the chooser and panes under 2x2 are left to Ink (test/client/ink-door.test.ts: how chromeLines waits for it); the help and the picker are not', () => {
+  assert.equal(composed(chromeProps({ local: { prefix: false, overlay: openChooser('windows') } })), undefined, 'chooser');
   const tiny = view({ window: { id: 'w1', zoomed: false, panes: [pane({ rect: { x: 0, y: 0, w: 1, h: 23 } }, 1), pane({ rect: { x: 1, y: 0, w: 79, h: 23 } }, 2)] } });
   assert.equal(composed(chromeProps({ view: tiny })), undefined);
-  // Over a pane under 2x2 the help covers every cell of it: still drawn by hand.
+  // Over a pane under 2x2 the help or the picker covers every cell of it: still drawn by hand.
   assert.equal(composed(chromeProps({ view: tiny, local: { prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } } }))?.length, 24);
+  assert.equal(composed(chromeProps({ view: tiny, local: { prefix: false, overlay: { kind: 'agents', items: [], index: 0, loading: true } } }))?.length, 24);
 });
 
 test('a title carrying control characters cannot move the cursor', () => {

@@ -1,25 +1,20 @@
 // The help drawn by hand (help-lines.ts through chrome-lines.ts) against what Ink's HelpOverlay drew (recorded): every
 // cell alike on a terminal over the help's states x colour levels x themes; and what a hostile filter or binding cannot do.
 import { test } from 'node:test';
-import { createHash } from 'node:crypto';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
 import assert from 'node:assert/strict';
 import { MAX_LINE, overlayInput } from '../../src/client/overlays.js';
 import { composed } from '../../src/client/ui/chrome-lines.js';
 import type { ChromeProps } from '../../src/client/ui/chrome-props.js';
-import { loadTheme } from '../../src/config/themes.js';
 import type { Binding } from '../../src/input/keymap.js';
 import { DEFAULT_BINDINGS } from '../../src/input/default-keymap.js';
 import { chromeProps } from '../support/chrome-view.js';
-import { cells, withLevel } from '../support/screen-cells.js';
-import { REPO } from '../support/temp-env.js';
+import { cells } from '../support/screen-cells.js';
+import { plainText, sameAsRecorded } from '../support/overlay-record.js';
 
-// Recorded (CASTELLAN_RECORD_HELP=1) from the hand-drawn help in a run that also compared every case with Ink's
+// Recorded (CASTELLAN_RECORD_OVERLAYS=1) from the hand-drawn help in a run that also compared every case with Ink's
 // HelpOverlay cell for cell (commit 56bce34, the component's last): test/client/help-lines.expected.json is what Ink
 // drew. Record again only for a change meant to show.
 
-const THEMES = ['default', 'light', 'high-contrast'].map((n) => loadTheme(n, {}).theme);
 const help = (over: Partial<{ filter: string; filtering: boolean; scroll: number }> = {}): ChromeProps['local'] => ({ prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false, ...over } });
 // The cases' own bindings, not the default keymap's: what was recorded must not change when a binding is added.
 const WORDS = ['Split', 'pane', 'window', 'Focus', 'next', 'Resize', 'split', 'Zoom', 'copy', 'agent'];
@@ -62,43 +57,10 @@ const CASES: Array<[string, Partial<ChromeProps>]> = [
   ['no bindings at all', { local: help(), bindings: [] }],
 ];
 
-/** Every cell of the help drawn on a terminal, as a short digest (the cells themselves are ~2 000 per screen). */
-async function digest(lines: string[], cols: number, rows: number): Promise<string> {
-  return createHash('sha256').update((await cells(lines, cols, rows)).join('\n')).digest('hex').slice(0, 20);
-}
-
-const text = (lines: string[]) => lines.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
-const EXPECTED = join(REPO, 'test', 'client', 'help-lines.expected.json');
-type Expected = Record<string, { text: string[]; cells: Record<string, string> }>;
+const text = plainText;
 
 test('the help drawn by hand is what Ink drew, cell for cell, in every state, colour level and theme', async () => {
-  const record = process.env.CASTELLAN_RECORD_HELP === '1';
-  const want: Expected = record ? {} : JSON.parse(readFileSync(EXPECTED, 'utf8'));
-  for (const level of [0, 1, 2, 3] as const) {
-    await withLevel(level, async () => {
-      for (const theme of THEMES) for (const [what, over] of CASES) {
-        const p = chromeProps({ theme, bindings: BINDINGS, ...over });
-        const mine = composed(p);
-        assert.ok(mine, `${what}: composed by hand`);
-        assert.equal(mine.length, p.rows, `${what}: one line per row`);
-        const at = `${theme.name}/${level}`;
-        // The window area only: the bar under the help is the chrome's (proven against Ink in chrome-lines.test.ts).
-        const area = mine.map((l, y) => (y === (p.barAtTop ? 0 : p.rows - 1) ? '' : l));
-        const d = await digest(area, p.cols, p.rows);
-        if (record) {
-          want[what] ??= { text: [], cells: {} };
-          if (at === 'default/3') want[what].text = text(area);
-          want[what].cells[at] = d;
-          continue;
-        }
-        assert.ok(want[what], `${what}: recorded`);
-        if (at === 'default/3') assert.deepEqual(text(area), want[what].text, `${what}: the text Ink drew`);
-        assert.equal(d, want[what].cells[at], `${what} (${at}): the cells Ink drew (colours and attributes; the text matched at default/3)`);
-      }
-    });
-  }
-  if (record) writeFileSync(EXPECTED, JSON.stringify(want, null, 1) + '\n');
-  else assert.deepEqual(Object.keys(want), CASES.map(([w]) => w), 'every recorded case is drawn');
+  await sameAsRecorded('help-lines', CASES, { bindings: BINDINGS });
 });
 
 test('the help lists the default bindings grouped, and a filter narrows them', () => {

@@ -1,4 +1,4 @@
-// Ink comes in through its door only when the chrome needs it (the agent picker, the chooser, a pane under 2x2; the help is drawn by hand): meanwhile an overlay shows the screen under it and a tiny pane no chrome; once it is in, every waiter hears so once.
+// Ink comes in through its door only when the chrome needs it (the chooser, a pane under 2x2; the help and the agent picker are drawn by hand): meanwhile an overlay shows the screen under it and a tiny pane no chrome; once it is in, every waiter hears so once.
 // test: own process (the door's loaded state is process-wide)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,6 +6,7 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
+import { openChooser } from '../../src/client/chooser/index.js';
 import { chromeLines, composed } from '../../src/client/ui/chrome-lines.js';
 import { forgetInk, inkLoaded, inkNow, loadInk } from '../../src/client/ui/ink-door.js';
 import type { PaneView } from '../../src/core/view.js';
@@ -15,6 +16,7 @@ import { REPO } from '../support/temp-env.js';
 
 const HELP = { prefix: false, overlay: { kind: 'help' as const, filter: '', scroll: 0, filtering: false } };
 const PICKER = { prefix: false, overlay: { kind: 'agents' as const, items: [], index: 0, loading: true } };
+const CHOOSER = { prefix: false, overlay: openChooser('windows') };
 const pane = (over: Partial<PaneView>, i: number): PaneView => ({ id: `w1:p${i}`, title: 'sh', rect: { x: 0, y: 0, w: 10, h: 5 }, focused: false, state: 'unknown', waiting: false, ...over });
 const tiny = view({ window: { id: 'w1', zoomed: false, panes: [pane({ rect: { x: 0, y: 0, w: 1, h: 23 } }, 1), pane({ rect: { x: 1, y: 0, w: 79, h: 23 } }, 2)] } });
 
@@ -31,20 +33,22 @@ function waiter(ms: number): { fn: (e?: Error) => void; called: Promise<Error | 
   return { fn: (e) => (n++, resolve(e)), called, calls: () => n };
 }
 
-test('until Ink is in: the picker shows the screen under it, a pane under 2x2 no chrome; then Ink draws both, and each waiter is told once (a forgotten one never)', async () => {
+test('until Ink is in: the chooser shows the screen under it, a pane under 2x2 no chrome; then Ink draws both, and each waiter is told once (a forgotten one never)', async () => {
   assert.equal(inkLoaded(), false, 'nothing loaded Ink before the chrome asked for it');
   const a = waiter(20_000);
   const b = waiter(20_000);
   const plain = composed(chromeProps())!;
-  // The help is drawn by hand: it waits for nothing and loads nothing.
-  const help = chromeLines(chromeProps({ local: HELP }), a.fn);
-  assert.equal(help.covers, true);
-  assert.match(help.lines.join('\n'), /castellan keys/);
-  assert.equal(inkLoaded(), false, 'the help loaded no Ink');
-  const picker = chromeLines(chromeProps({ local: PICKER }), a.fn);
-  assert.ok(picker, 'an overlay waiting for Ink still gets a chrome');
-  assert.equal(picker.covers, false, 'pane rows stay painted under an overlay that is not drawn yet');
-  assert.deepEqual(picker.lines, plain, 'the screen as if the overlay were closed');
+  // The help and the picker are drawn by hand: they wait for nothing and load nothing.
+  for (const [local, title] of [[HELP, /castellan keys/], [PICKER, /loading agent definitions/]] as const) {
+    const drawn = chromeLines(chromeProps({ local }), a.fn);
+    assert.equal(drawn.covers, true);
+    assert.match(drawn.lines.join('\n'), title);
+  }
+  assert.equal(inkLoaded(), false, 'the help and the picker loaded no Ink');
+  const chooser = chromeLines(chromeProps({ local: CHOOSER }), a.fn);
+  assert.ok(chooser, 'an overlay waiting for Ink still gets a chrome');
+  assert.equal(chooser.covers, false, 'pane rows stay painted under an overlay that is not drawn yet');
+  assert.deepEqual(chooser.lines, plain, 'the screen as if the overlay were closed');
   // The same waiter twice, and a second one: a and b are each told once.
   assert.deepEqual(chromeLines(chromeProps({ view: tiny }), a.fn), { lines: [], covers: false }, 'a pane under 2x2 gets no chrome yet');
   assert.equal(inkNow(b.fn), undefined);
@@ -56,10 +60,10 @@ test('until Ink is in: the picker shows the screen under it, a pane under 2x2 no
   assert.equal(await b.called, undefined);
   assert.equal(inkLoaded(), true);
   const c = waiter(1000);
-  const drawn = chromeLines(chromeProps({ local: PICKER }), c.fn);
+  const drawn = chromeLines(chromeProps({ local: CHOOSER }), c.fn);
   assert.equal(drawn.covers, true);
   assert.equal(drawn.lines.length, 24);
-  assert.match(drawn.lines.join('\n'), /loading agent definitions/);
+  assert.match(drawn.lines.join('\n'), /choose a pane/);
   assert.equal(chromeLines(chromeProps({ view: tiny }), c.fn).lines.length, 24, 'Ink draws the tiny pane, every row');
   await loadInk();
   assert.equal(a.calls(), 1);
@@ -69,7 +73,7 @@ test('until Ink is in: the picker shows the screen under it, a pane under 2x2 no
   assert.equal(typeof fetch, 'function', 'fetch is back after the guarded load');
 });
 
-test('an install whose Ink will not load: the help still works without it, the picker that waits for it closes with a notice, and keys go back to the pane', async (t) => {
+test('an install whose Ink will not load: the help and the picker still work without it, the chooser that waits for it closes with a notice, and keys go back to the pane', async (t) => {
   // The unbundled client, copied without the module behind the door.
   const dir = mkdtempSync(join(tmpdir(), 'cst-ink-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -77,28 +81,37 @@ test('an install whose Ink will not load: the help still works without it, the p
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const app = JSON.stringify(pathToFileURL(join(dir, 'dist', 'client', 'app.js')).href);
   const cfg = { ui: { mouse: false, status_position: 'bottom', pane_borders: 'rounded', notify: 'none', theme: 'default' }, keys: {}, theme: defaultTheme, themes: ['default'], notices: [] };
-  const r = await nodeChildJson<{ help: string | null; helpDrawn: boolean; opened: string | null; overlay: string | null; notice: string; sent: string[] }>(`
+  const r = await nodeChildJson<{ help: string | null; helpDrawn: boolean; picker: string | null; pickerDrawn: boolean; opened: string | null; overlay: string | null; notice: string; sent: string[] }>(`
     const { ClientApp } = await import(${app});
     let push; const sent = [];
     let out = '';
-    const api = { onMessage: (f) => ((push = f), () => {}), request: async (m) => (m === 'agent.list' ? { agents: [] } : {}), notify: (m, p) => sent.push(p.data ?? '') };
+    // The chooser's tree never comes: it stays up, loading, until Ink's failure closes it.
+    const api = { onMessage: (f) => ((push = f), () => {}), request: (m) => (m === 'agent.list' ? Promise.resolve({ agents: [] }) : new Promise(() => {})), notify: (m, p) => sent.push(p.data ?? '') };
     const a = new ClientApp(api, ${JSON.stringify(cfg)}, { write: (s) => (out += s), size: () => ({ cols: 80, rows: 24 }), exit: () => {} });
     push({ frame: { reset: true, view: ${JSON.stringify(view())}, panes: {} } });
     a.input('\\x02?');
     const help = a.local.overlay?.kind ?? null;
     const helpDrawn = out.includes('castellan keys');
     a.input('q');
+    out = '';
     a.input('\\x02a');
+    await new Promise((r) => setTimeout(r, 0));
+    const picker = a.local.overlay?.kind ?? null;
+    const pickerDrawn = out.includes('no agent definitions');
+    a.input('q');
+    a.input('\\x02w');
     const opened = a.local.overlay?.kind ?? null;
     const until = Date.now() + 20000;
     while (a.local.overlay && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
     a.input('x');
-    process.stdout.write(JSON.stringify({ help, helpDrawn, opened, overlay: a.local.overlay?.kind ?? null, notice: a.local.notice?.text ?? '', sent }));
+    process.stdout.write(JSON.stringify({ help, helpDrawn, picker, pickerDrawn, opened, overlay: a.local.overlay?.kind ?? null, notice: a.local.notice?.text ?? '', sent }));
     a.dispose();
   `, { NODE_ENV: 'production' });
   assert.equal(r.help, 'help');
   assert.equal(r.helpDrawn, true, 'the help is drawn at once, with no Ink');
-  assert.equal(r.opened, 'agents', 'the picker opened at once (its keys went to it)');
+  assert.equal(r.picker, 'agents');
+  assert.equal(r.pickerDrawn, true, 'the picker is drawn with its (empty) list, with no Ink');
+  assert.equal(r.opened, 'chooser', 'the chooser opened at once (its keys went to it)');
   assert.equal(r.overlay, null, 'and closed when Ink could not come in');
   assert.match(r.notice, /overlays cannot be drawn/);
   assert.deepEqual(r.sent, ['x'], 'the next key goes to the pane');

@@ -6,10 +6,11 @@ import xterm from '@xterm/headless';
 
 /** Every cell of the lines drawn on a terminal, as text: character, fg, bg and attributes. */
 export async function cells(lines: string[], cols: number, rows: number): Promise<string[]> {
-  // Wider than the client: where Ink overflows a narrower client (it does not clip), only the client's columns count.
+  // Wider than the client: where Ink overflows a narrower client (it does not clip), only the client's columns count;
+  // with autowrap off (DECAWM), a row wider still cannot spill onto the next (Ink's 80-column panes on a 10-column one).
   const t = new xterm.Terminal({ cols: cols + 60, rows, allowProposedApi: true });
   try {
-    await new Promise<void>((r) => t.write(lines.map((l, y) => `\x1b[${y + 1};1H\x1b[0m${l}\x1b[0m`).join(''), r));
+    await new Promise<void>((r) => t.write('\x1b[?7l' + lines.map((l, y) => `\x1b[${y + 1};1H\x1b[0m${l}\x1b[0m`).join(''), r));
     const out: string[] = [];
     const buf = t.buffer.active;
     const cell = buf.getNullCell();

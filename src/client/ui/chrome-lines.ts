@@ -1,17 +1,18 @@
 // The chrome as screen lines. Ink lays a whole screen out as a styled cell per column and row and turns it back into
 // strings (~35 ms at 202x53, on every title, badge, focus or layout change, and keys typed meanwhile wait), so the
-// everyday chrome - pane frames, fills, the bar and the help - is composed here from the same parts PaneFrame and
-// StatusBar draw (frame-parts.ts, bar-segments.ts, help-lines.ts), at a cost in segments per row. The agent picker,
-// the chooser and panes under 2x2 still go through Ink: they are rare, so Ink is loaded (ink-door.ts) only when one
-// first shows.
+// everyday chrome - pane frames, fills, the bar, the help and the agent picker - is composed here from the same parts
+// PaneFrame and StatusBar draw (frame-parts.ts, bar-segments.ts; help-lines.ts, picker-lines.ts), at a cost in
+// segments per row. The chooser and panes under 2x2 still go through Ink: they are rare, so Ink is loaded
+// (ink-door.ts) only when one first shows.
 import cliBoxes from 'cli-boxes';
 import { areaTop, type ChromeProps } from './chrome-props.js';
 import { frameParts } from './frame-parts.js';
 import { barSegments } from './bar-segments.js';
 import { helpLines } from './help-lines.js';
+import { pickerLines } from './picker-lines.js';
 import { inkNow, type InkWaiter } from './ink-door.js';
 import { isNarrow, width } from './text-width.js';
-import { paint, role, type TextStyle } from './theme-style.js';
+import { paint, role, type StyledRow, type TextStyle } from './theme-style.js';
 import type { LocalUi } from '../ui-state.js';
 
 export interface ChromeOut {
@@ -41,7 +42,7 @@ function allRows(lines: string[], rows: number): string[] {
 }
 
 const OVERLAYS = new Set(['help', 'agents', 'chooser']);
-const INK_OVERLAYS = new Set(['agents', 'chooser']);
+const INK_OVERLAYS = new Set(['chooser']);
 
 /** An overlay that takes the whole window area is up: pane rows are kept but not painted. */
 export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overlay?.kind ?? '');
@@ -49,23 +50,31 @@ export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overl
 /** An overlay only Ink draws is up. */
 export const needsInk = (local: LocalUi): boolean => INK_OVERLAYS.has(local.overlay?.kind ?? '');
 
-/** The chrome composed by hand, or undefined where only Ink draws it (the picker or chooser is up, a pane is under 2x2). */
+/** The chrome composed by hand, or undefined where only Ink draws it (the chooser is up, a pane is under 2x2). */
 export function composed(p: ChromeProps): string[] | undefined {
   const { view, theme, cols, rows } = p;
   if (needsInk(p.local)) return undefined;
   const screen = new Screen(cols, rows);
   const top = areaTop(p.barAtTop);
-  const help = p.local.overlay?.kind === 'help' ? p.local.overlay : undefined;
-  if (help) {
-    // Every cell of the window area is the help's: the panes under it need not be drawn (nor be 2x2).
-    const lines = helpLines({ bindings: p.bindings, prefix: p.prefixKey, filter: help.filter, filtering: help.filtering, scroll: help.scroll, theme, cols, rows: rows - 1 });
-    lines.forEach((row, i) => row.reduce((x, s) => screen.put(top + i, x, s.text, s.style), 0));
-  } else if (!panesAndFills(p, screen, top)) return undefined;
+  const over = overlayLines(p);
+  // Every cell of the window area is the overlay's: the panes under it need not be drawn (nor be 2x2).
+  if (over) over.forEach((row, i) => row.reduce((x, s) => screen.put(top + i, x, s.text, s.style), 0));
+  else if (!panesAndFills(p, screen, top)) return undefined;
   const barRow = p.barAtTop ? 0 : rows - 1;
   screen.clearRow(barRow);
   let x = 0;
   for (const s of barSegments({ view, local: p.local, theme, cols, prefixKey: p.prefixKey })) x = screen.put(barRow, x, s.text, s.style);
   return screen.lines();
+}
+
+/** The rows of an overlay drawn by hand over the whole window area, if one is up. */
+function overlayLines(p: ChromeProps): StyledRow[] | undefined {
+  const o = p.local.overlay;
+  const { theme, cols } = p;
+  const rows = p.rows - 1;
+  if (o?.kind === 'help') return helpLines({ bindings: p.bindings, prefix: p.prefixKey, filter: o.filter, filtering: o.filtering, scroll: o.scroll, theme, cols, rows });
+  if (o?.kind === 'agents') return pickerLines({ items: o.items, index: o.index, loading: o.loading, message: o.message, theme, cols, rows });
+  return undefined;
 }
 
 /** Pane frames and the dotted space beyond the shared window size; false (nothing drawn) where a pane is under 2x2. */
