@@ -1,8 +1,7 @@
-// The whole chrome of one client through Ink: pane frames, the bar, the agent picker and the chooser (pane contents are
-// painted separately; the help is drawn by hand only, help-lines.ts).
+// The whole chrome of one client through Ink: pane frames, the bar and the chooser (pane contents are painted
+// separately; the help and the agent picker are drawn by hand only, help-lines.ts and picker-lines.ts).
 import { Box, Text } from 'ink';
 import { ChooserOverlay } from '../chooser/ChooserOverlay.js';
-import { AgentPicker } from './AgentPicker.js';
 import { areaTop, type ChromeProps } from './chrome-props.js';
 import { PaneFrame } from './PaneFrame.js';
 import { StatusBar } from './StatusBar.js';
@@ -15,7 +14,6 @@ export function Chrome(p: ChromeProps) {
   const fillRight = Math.max(0, p.cols - area.cols);
   const fillBottom = Math.max(0, p.rows - 1 - area.rows);
   const dim = role(p.theme, 'pane.border');
-  const picker = p.local.overlay?.kind === 'agents' ? p.local.overlay : undefined;
   const chooser = p.local.overlay?.kind === 'chooser' ? p.local.overlay : undefined;
   return (
     <Box width={p.cols} height={p.rows} flexDirection="column">
@@ -36,9 +34,6 @@ export function Chrome(p: ChromeProps) {
             <Text key={i} {...dim}>{'·'.repeat(p.cols)}</Text>
           ))}
         </Box>
-      )}
-      {picker && (
-        <AgentPicker items={picker.items} index={picker.index} loading={picker.loading} message={picker.message} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />
       )}
       {chooser && <ChooserOverlay state={chooser} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />}
       <Box position="absolute" marginLeft={0} marginTop={barRow} width={p.cols} height={1}>

@@ -1,6 +1,7 @@
 // `prefix a` drawn by hand: the agent definitions to launch into a new pane (name, source, description; ↑↓ choose,
 // Enter starts, Esc closes) as styled rows that chrome-lines.ts puts over the window area: what Ink's AgentPicker drew,
-// cell for cell from 5 rows up (recorded before it was removed: test/client/picker-lines.expected.json).
+// cell for cell from 5 rows up (recorded before it was removed: test/client/picker-lines.expected.json), without
+// loading Ink (~15 MB of client RSS and ~140 ms at the first overlay, bench/overlay-probe.ts).
 import type { Theme } from '../../config/themes.js';
 import type { PickerAgent } from '../ui-state.js';
 import { pad, printable } from './text-width.js';
