@@ -5,6 +5,7 @@ import assert from 'node:assert/strict';
 import { openChooser } from '../../src/client/chooser/index.js';
 import { composed } from '../../src/client/ui/chrome-lines.js';
 import type { ChromeProps } from '../../src/client/ui/chrome-props.js';
+import type { Overlay } from '../../src/client/ui-state.js';
 import { inkLines } from '../../src/client/ui/ink-chrome.js';
 import { loadTheme } from '../../src/config/themes.js';
 import type { PaneView, ViewModel } from '../../src/core/view.js';
@@ -99,13 +100,14 @@ test('the composed chrome draws what Ink draws over random layouts, client sizes
   });
 });
 
-test('the chooser and panes under 2x2 are left to Ink (test/client/ink-door.test.ts: how chromeLines waits for it); the help and the picker are not', () => {
-  assert.equal(composed(chromeProps({ local: { prefix: false, overlay: openChooser('windows') } })), undefined, 'chooser');
+test('panes under 2x2 are left to Ink (test/client/ink-door.test.ts: how chromeLines waits for it); an overlay over them is not', () => {
   const tiny = view({ window: { id: 'w1', zoomed: false, panes: [pane({ rect: { x: 0, y: 0, w: 1, h: 23 } }, 1), pane({ rect: { x: 1, y: 0, w: 79, h: 23 } }, 2)] } });
   assert.equal(composed(chromeProps({ view: tiny })), undefined);
-  // Over a pane under 2x2 the help or the picker covers every cell of it: still drawn by hand.
-  assert.equal(composed(chromeProps({ view: tiny, local: { prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } } }))?.length, 24);
-  assert.equal(composed(chromeProps({ view: tiny, local: { prefix: false, overlay: { kind: 'agents', items: [], index: 0, loading: true } } }))?.length, 24);
+  // An overlay covers every cell of the window area: drawn by hand over a tiny pane too.
+  const overlays: Overlay[] = [{ kind: 'help', filter: '', scroll: 0, filtering: false }, { kind: 'agents', items: [], index: 0, loading: true }, openChooser('windows')];
+  for (const overlay of overlays) {
+    assert.equal(composed(chromeProps({ view: tiny, local: { prefix: false, overlay } }))?.length, 24, overlay.kind);
+  }
 });
 
 test('a title carrying control characters cannot move the cursor', () => {

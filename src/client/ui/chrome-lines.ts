@@ -1,13 +1,14 @@
 // The chrome as screen lines. Ink lays a whole screen out as a styled cell per column and row and turns it back into
 // strings (~35 ms at 202x53, on every title, badge, focus or layout change, and keys typed meanwhile wait), so the
-// everyday chrome - pane frames, fills, the bar, the help and the agent picker - is composed here from the same parts
-// PaneFrame and StatusBar draw (frame-parts.ts, bar-segments.ts; help-lines.ts, picker-lines.ts), at a cost in
-// segments per row. The chooser and panes under 2x2 still go through Ink: they are rare, so Ink is loaded
-// (ink-door.ts) only when one first shows.
+// chrome - pane frames, fills, the bar and the overlays (help, agent picker, chooser) - is composed here from the same
+// parts PaneFrame and StatusBar draw (frame-parts.ts, bar-segments.ts; help-lines.ts, picker-lines.ts,
+// chooser/lines.ts), at a cost in segments per row. Only panes under 2x2 still go through Ink: they are rare, so Ink
+// is loaded (ink-door.ts) only when one first shows.
 import cliBoxes from 'cli-boxes';
 import { areaTop, type ChromeProps } from './chrome-props.js';
 import { frameParts } from './frame-parts.js';
 import { barSegments } from './bar-segments.js';
+import { chooserLines } from '../chooser/index.js';
 import { helpLines } from './help-lines.js';
 import { pickerLines } from './picker-lines.js';
 import { inkNow, type InkWaiter } from './ink-door.js';
@@ -23,17 +24,14 @@ export interface ChromeOut {
 }
 
 /**
- * The chrome. Where only Ink draws it and Ink is not in yet, `inkIn` is called once it is (draw again) or could not
- * be loaded; meanwhile the screen under an overlay is composed as if it were closed (its keys already go to it), and
- * a pane under 2x2 gets no chrome (not the last one, drawn for another layout).
+ * The chrome. Where only Ink draws it (a pane under 2x2) and Ink is not in yet, `inkIn` is called once it is (draw
+ * again) or could not be loaded; meanwhile there is no chrome (not the last one, drawn for another layout).
  */
 export function chromeLines(p: ChromeProps, inkIn: InkWaiter): ChromeOut {
   const own = composed(p);
   if (own) return { lines: allRows(own, p.rows), covers: coversPanes(p.local) };
   const ink = inkNow(inkIn);
-  if (ink) return { lines: allRows(ink(p), p.rows), covers: coversPanes(p.local) };
-  const under = needsInk(p.local) ? composed({ ...p, local: { ...p.local, overlay: undefined } }) : undefined;
-  return { lines: under ? allRows(under, p.rows) : [], covers: false };
+  return { lines: ink ? allRows(ink(p), p.rows) : [], covers: false };
 }
 
 function allRows(lines: string[], rows: number): string[] {
@@ -42,18 +40,13 @@ function allRows(lines: string[], rows: number): string[] {
 }
 
 const OVERLAYS = new Set(['help', 'agents', 'chooser']);
-const INK_OVERLAYS = new Set(['chooser']);
 
 /** An overlay that takes the whole window area is up: pane rows are kept but not painted. */
 export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overlay?.kind ?? '');
 
-/** An overlay only Ink draws is up. */
-export const needsInk = (local: LocalUi): boolean => INK_OVERLAYS.has(local.overlay?.kind ?? '');
-
-/** The chrome composed by hand, or undefined where only Ink draws it (the chooser is up, a pane is under 2x2). */
+/** The chrome composed by hand, or undefined where only Ink draws it (a pane under 2x2 with no overlay over it). */
 export function composed(p: ChromeProps): string[] | undefined {
   const { view, theme, cols, rows } = p;
-  if (needsInk(p.local)) return undefined;
   const screen = new Screen(cols, rows);
   const top = areaTop(p.barAtTop);
   const over = overlayLines(p);
@@ -74,6 +67,7 @@ function overlayLines(p: ChromeProps): StyledRow[] | undefined {
   const rows = p.rows - 1;
   if (o?.kind === 'help') return helpLines({ bindings: p.bindings, prefix: p.prefixKey, filter: o.filter, filtering: o.filtering, scroll: o.scroll, theme, cols, rows });
   if (o?.kind === 'agents') return pickerLines({ items: o.items, index: o.index, loading: o.loading, message: o.message, theme, cols, rows });
+  if (o?.kind === 'chooser') return chooserLines(o, theme, cols, rows);
   return undefined;
 }
 

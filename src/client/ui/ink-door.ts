@@ -1,4 +1,4 @@
-// The one door to Ink (React + yoga): loaded the first time the chrome needs it (the chooser, a pane under 2x2; the help and the agent picker are drawn by hand), with the global fetch hidden while it loads.
+// The one door to Ink (React + yoga): loaded the first time the chrome needs it (a pane under 2x2; every overlay is drawn by hand), with the global fetch hidden while it loads.
 //
 // The everyday chrome is composed by hand (chrome-lines.ts), so an attached client that never opens an overlay need
 // not parse, link and keep Ink, React, the reconciler and yoga's wasm (a 340 KB chunk) at all. Measured (bundled,
