@@ -1,4 +1,4 @@
-// The Ink chrome (ink-testing-library): borders, titles, badges, bar roll-up, overlays and prompts.
+// The Ink chrome (ink-testing-library), what a layout with a pane under 2x2 gets: borders, titles, badges, bar roll-up and prompts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import React from 'react';

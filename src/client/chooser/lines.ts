@@ -1,6 +1,6 @@
 // `prefix s` / `prefix w` drawn by hand: the session → window → pane tree with badges and report messages, a filter
 // and a preview, as styled rows that ui/chrome-lines.ts puts over the window area: what Ink's ChooserOverlay drew,
-// cell for cell from 5 rows up (recorded before it was removed: test/client/chooser-lines.expected.json).
+// cell for cell (recorded before it was removed: test/client/chooser-lines.expected.json), without loading Ink.
 import type { Theme, ThemeRole } from '../../config/themes.js';
 import { BADGE_GLYPH } from '../ui/AgentBadge.js';
 import { pad as padRaw, printable } from '../ui/text-width.js';

@@ -1,7 +1,6 @@
-// The whole chrome of one client through Ink: pane frames, the bar and the chooser (pane contents are painted
-// separately; the help and the agent picker are drawn by hand only, help-lines.ts and picker-lines.ts).
+// The whole chrome of one client through Ink: pane frames and the bar, for a layout with a pane under 2x2 (pane
+// contents are painted separately; every other chrome and every overlay is drawn by hand, chrome-lines.ts).
 import { Box, Text } from 'ink';
-import { ChooserOverlay } from '../chooser/ChooserOverlay.js';
 import { areaTop, type ChromeProps } from './chrome-props.js';
 import { PaneFrame } from './PaneFrame.js';
 import { StatusBar } from './StatusBar.js';
@@ -14,7 +13,6 @@ export function Chrome(p: ChromeProps) {
   const fillRight = Math.max(0, p.cols - area.cols);
   const fillBottom = Math.max(0, p.rows - 1 - area.rows);
   const dim = role(p.theme, 'pane.border');
-  const chooser = p.local.overlay?.kind === 'chooser' ? p.local.overlay : undefined;
   return (
     <Box width={p.cols} height={p.rows} flexDirection="column">
       {p.view.window.panes.map((pane) => (
@@ -35,7 +33,6 @@ export function Chrome(p: ChromeProps) {
           ))}
         </Box>
       )}
-      {chooser && <ChooserOverlay state={chooser} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />}
       <Box position="absolute" marginLeft={0} marginTop={barRow} width={p.cols} height={1}>
         <StatusBar view={p.view} local={p.local} theme={p.theme} cols={p.cols} prefixKey={p.prefixKey} />
       </Box>
