@@ -3,7 +3,9 @@
 // Per run, for each root in turn (interleaved, as mem-probe's --roots: a copy of bin/ + dist/ each): a server as the
 // bench starts it (one idle bash pane, 202x53), a client attached to it (spawn to its first synchronized frame), its
 // RSS 1.5 s after that frame went quiet, then `C-b ?` to the help's title in the client's output (cold: the first
-// overlay of the client's life; warm: the same again after q), and its RSS 1.5 s after the help was closed.
+// overlay of the client's life; warm: the same again after q), and its RSS 1.5 s after the help was closed; then, in
+// the help once more, `/` and "split" typed one key at a time, each timed from the key to its filter drawn (the
+// run's median of the 5 keys; every key redraws the whole help).
 import { loadavg } from 'node:os';
 import { join } from 'node:path';
 import { CastellanServer } from './lib/castellan.js';
@@ -51,6 +53,30 @@ try {
       await sleep(1500);
       const m1 = memKiB(c.pid);
       note(root, 'RSS 1.5 s after the help closed (MB)', m1.rssKiB / 1024);
+      const again = c.waitFor(HELP, 10_000);
+      c.write('\x02?');
+      await again;
+      await c.settle(200, 3000);
+      const filtering = c.waitFor('filter: \u2588', 10_000);
+      c.write('/');
+      await filtering;
+      await c.settle(200, 3000);
+      const keys: number[] = [];
+      let typed = '';
+      for (const k of 'split') {
+        typed += k;
+        const drawn = c.waitFor(`filter: ${typed}\u2588`, 10_000);
+        const t0 = now();
+        c.write(k);
+        keys.push((await drawn) - t0);
+        await c.settle(100, 2000);
+      }
+      note(root, 'help filter, per key (ms)', median(keys));
+      // Apart: ESC and q in one write would be read as M-q.
+      c.write('\x1b');
+      await c.settle(100, 2000);
+      c.write('q');
+      await c.settle(200, 3000);
     } finally {
       await s.stop();
     }

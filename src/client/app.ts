@@ -19,7 +19,7 @@ import { PopupLayer, type PopupMessage } from './popup/layer.js';
 import { alertBytes, clipboard, mouseModes, setTitle } from './terminal.js';
 import { tabAt } from './ui/bar-segments.js';
 import { areaTop } from './ui/chrome-props.js';
-import { chromeLines, coversPanes } from './ui/chrome-lines.js';
+import { chromeLines } from './ui/chrome-lines.js';
 import { forgetInk } from './ui/ink-door.js';
 import { helpRows } from './ui/help-rows.js';
 import type { LocalUi, Notice } from './ui-state.js';
@@ -216,12 +216,9 @@ export class ClientApp {
     this.painter.setCovered(c.covers);
   }
 
-  /** Ink is in (an overlay or a tiny pane waits for it): draw. Could not be loaded: an overlay it cannot draw closes, its keys go back to the panes. */
+  /** Ink is in (a pane under 2x2 waits for it): draw. Could not be loaded: that layout keeps no chrome (nor a bar to say so in). */
   private readonly inkIn = (e?: Error): void => {
-    if (!e) return this.render();
-    if (!coversPanes(this.local)) return;
-    this.setOverlay(undefined);
-    this.notify({ level: 'error', text: `castellan: overlays cannot be drawn (${e.message})` }, 8000);
+    if (!e) this.render();
   };
 
   private setOverlay(overlay: LocalUi['overlay']): void {

@@ -2,7 +2,7 @@
 // semi-spaces), and no optimizing compiler (skipOptimizingCompiler below).
 //
 // V8 doubles the new space each time more bytes survived scavenges than it holds. Loading modules keeps nearly
-// everything it allocates (the app at start; Ink, React and yoga when the first overlay opens, ui/ink-door.ts), so it
+// everything it allocates (the app at start; Ink, React and yoga when a tiny pane first shows, ui/ink-door.ts), so it
 // grows to ~12 MB and stays committed until the memory reducer runs after ~40 s of idleness (a flood grows it to
 // 16 MB and more). The client is started by the user's shell as `node bin/castellan.js`, so it cannot be given
 // --max-semi-space-size as the daemon gives the server its flags, and that flag is read once when the heap is made.
@@ -23,7 +23,7 @@ export function capYoungGeneration(env: NodeJS.ProcessEnv = process.env, v8Versi
 
 /**
  * Runs the client without V8's optimizing compiler (TurboFan): Ignition and Sparkplug only. At attach TurboFan only
- * optimizes start-up code (loading modules, the first render; at the first overlay, Ink and React) that never runs
+ * optimizes start-up code (loading modules, the first render; for a pane under 2x2, Ink and React) that never runs
  * hot again, on background threads whose malloc arenas keep what those compiles used. The client's hot work is small
  * by design (the server renders; the client places ~30 frames a second), so it runs as fast without it. Measured
  * (bundled, 202x53, one idle pane, load 10-14, the flag set here, before the app loads; Ink then loaded at start):

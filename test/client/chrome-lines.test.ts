@@ -2,59 +2,26 @@
 // a terminal, over the chrome's cases and a few hundred random layouts; and its cost in a budget Ink's misses.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import chalk from 'chalk';
-import xterm from '@xterm/headless';
+import { openChooser } from '../../src/client/chooser/index.js';
 import { composed } from '../../src/client/ui/chrome-lines.js';
 import type { ChromeProps } from '../../src/client/ui/chrome-props.js';
+import type { Overlay } from '../../src/client/ui-state.js';
 import { inkLines } from '../../src/client/ui/ink-chrome.js';
 import { loadTheme } from '../../src/config/themes.js';
 import type { PaneView, ViewModel } from '../../src/core/view.js';
 import { chromeProps, view } from '../support/chrome-view.js';
 import { prng } from '../support/prng.js';
+import { sameCells, withLevel } from '../support/screen-cells.js';
 import type { AgentState } from '../../src/core/types.js';
 
 const THEMES = ['default', 'light', 'high-contrast'].map((n) => loadTheme(n, {}).theme);
-
-/** Every cell of the lines drawn on a terminal, as text: character, fg, bg and attributes. */
-async function cells(lines: string[], cols: number, rows: number): Promise<string[]> {
-  // Wider than the client: where Ink overflows a narrower client (it does not clip), only the client's columns count.
-  const t = new xterm.Terminal({ cols: cols + 60, rows, allowProposedApi: true });
-  try {
-    await new Promise<void>((r) => t.write(lines.map((l, y) => `\x1b[${y + 1};1H\x1b[0m${l}\x1b[0m`).join(''), r));
-    const out: string[] = [];
-    const buf = t.buffer.active;
-    const cell = buf.getNullCell();
-    for (let y = 0; y < rows; y++) {
-      const line = buf.getLine(y);
-      for (let x = 0; x < cols; x++) {
-        line?.getCell(x, cell);
-        out.push(`${y},${x}:${JSON.stringify(cell.getChars() || ' ')}/${cell.getWidth()} fg${cell.getFgColorMode()}.${cell.getFgColor()} bg${cell.getBgColorMode()}.${cell.getBgColor()} b${+!!cell.isBold()}d${+!!cell.isDim()}i${+!!cell.isItalic()}u${+!!cell.isUnderline()}r${+!!cell.isInverse()}`);
-      }
-    }
-    return out;
-  } finally {
-    t.dispose();
-  }
-}
 
 async function same(p: ChromeProps, what: string): Promise<void> {
   const mine = composed(p);
   assert.ok(mine, `${what}: composed by hand`);
   assert.equal(mine.length, p.rows, `${what}: one line per row`);
-  const [a, b] = await Promise.all([cells(mine, p.cols, p.rows), cells(inkLines(p), p.cols, p.rows)]);
-  const diff = a.findIndex((c, i) => c !== b[i]);
-  assert.equal(diff, -1, `${what}: first differing cell\n  composed ${a[diff]}\n  ink      ${b[diff]}`);
+  await sameCells(mine, inkLines(p), p.cols, p.rows, what);
 }
-
-const withLevel = async (level: 0 | 1 | 2 | 3, f: () => Promise<void>) => {
-  const was = chalk.level;
-  chalk.level = level;
-  try {
-    await f();
-  } finally {
-    chalk.level = was;
-  }
-};
 
 const pane = (over: Partial<PaneView>, i: number): PaneView => ({ id: `w1:p${i}`, title: 'sh', rect: { x: 0, y: 0, w: 10, h: 5 }, focused: false, state: 'unknown', waiting: false, ...over });
 
@@ -133,13 +100,14 @@ test('the composed chrome draws what Ink draws over random layouts, client sizes
   });
 });
 
-test('overlays and panes under 2x2 are left to Ink (test/client/ink-door.test.ts: how chromeLines waits for it)', () => {
-  for (const kind of ['help', 'agents', 'chooser'] as const) {
-    const local = kind === 'help' ? { prefix: false, overlay: { kind, filter: '', scroll: 0, filtering: false } } : { prefix: false, overlay: { kind } };
-    assert.equal(composed(chromeProps({ local: local as ChromeProps['local'] })), undefined, kind);
-  }
+test('panes under 2x2 are left to Ink (test/client/ink-door.test.ts: how chromeLines waits for it); an overlay over them is not', () => {
   const tiny = view({ window: { id: 'w1', zoomed: false, panes: [pane({ rect: { x: 0, y: 0, w: 1, h: 23 } }, 1), pane({ rect: { x: 1, y: 0, w: 79, h: 23 } }, 2)] } });
   assert.equal(composed(chromeProps({ view: tiny })), undefined);
+  // An overlay covers every cell of the window area: drawn by hand over a tiny pane too.
+  const overlays: Overlay[] = [{ kind: 'help', filter: '', scroll: 0, filtering: false }, { kind: 'agents', items: [], index: 0, loading: true }, openChooser('windows')];
+  for (const overlay of overlays) {
+    assert.equal(composed(chromeProps({ view: tiny, local: { prefix: false, overlay } }))?.length, 24, overlay.kind);
+  }
 });
 
 test('a title carrying control characters cannot move the cursor', () => {

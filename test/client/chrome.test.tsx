@@ -1,4 +1,4 @@
-// The Ink chrome (ink-testing-library): borders, titles, badges, bar roll-up, overlays and prompts.
+// The Ink chrome (ink-testing-library), what a layout with a pane under 2x2 gets: borders, titles, badges, bar roll-up and prompts.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import React from 'react';
@@ -48,17 +48,6 @@ test('a bar at the top moves the panes down one row', () => {
   const f = frame({ barAtTop: true });
   assert.match(f[0], /^ work /);
   assert.match(f[1], /^╭ w1:p1 bash/);
-});
-
-test('help overlay lists bindings grouped and filters them', () => {
-  const f = frame({ local: { prefix: false, overlay: { kind: 'help', filter: '', scroll: 0, filtering: false } } });
-  const text = f.join('\n');
-  assert.match(text, /castellan keys/);
-  assert.match(text, /C-b %\s+Split/);
-  const filtered = frame({ local: { prefix: false, overlay: { kind: 'help', filter: 'detach', scroll: 0, filtering: true } } }).join('\n');
-  assert.match(filtered, /C-b d\s+Detach/);
-  assert.doesNotMatch(filtered, /C-b %/);
-  assert.match(filtered, /filter: detach█/);
 });
 
 test('prompts and confirmations take over the bar', () => {

@@ -1,4 +1,4 @@
-// Ink comes in through its door only when the chrome needs it: meanwhile an overlay shows the screen under it and a tiny pane no chrome; once it is in, every waiter hears so once.
+// Ink comes in through its door only when the chrome needs it (a pane under 2x2; every overlay is drawn by hand): meanwhile a tiny pane gets no chrome; once it is in, every waiter hears so once.
 // test: own process (the door's loaded state is process-wide)
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
@@ -6,7 +6,8 @@ import { cpSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
-import { chromeLines, composed } from '../../src/client/ui/chrome-lines.js';
+import { openChooser } from '../../src/client/chooser/index.js';
+import { chromeLines } from '../../src/client/ui/chrome-lines.js';
 import { forgetInk, inkLoaded, inkNow, loadInk } from '../../src/client/ui/ink-door.js';
 import type { PaneView } from '../../src/core/view.js';
 import { chromeProps, defaultTheme, view } from '../support/chrome-view.js';
@@ -14,6 +15,8 @@ import { nodeChildJson } from '../support/node-child.js';
 import { REPO } from '../support/temp-env.js';
 
 const HELP = { prefix: false, overlay: { kind: 'help' as const, filter: '', scroll: 0, filtering: false } };
+const PICKER = { prefix: false, overlay: { kind: 'agents' as const, items: [], index: 0, loading: true } };
+const CHOOSER = { prefix: false, overlay: openChooser('windows') };
 const pane = (over: Partial<PaneView>, i: number): PaneView => ({ id: `w1:p${i}`, title: 'sh', rect: { x: 0, y: 0, w: 10, h: 5 }, focused: false, state: 'unknown', waiting: false, ...over });
 const tiny = view({ window: { id: 'w1', zoomed: false, panes: [pane({ rect: { x: 0, y: 0, w: 1, h: 23 } }, 1), pane({ rect: { x: 1, y: 0, w: 79, h: 23 } }, 2)] } });
 
@@ -30,15 +33,20 @@ function waiter(ms: number): { fn: (e?: Error) => void; called: Promise<Error | 
   return { fn: (e) => (n++, resolve(e)), called, calls: () => n };
 }
 
-test('until Ink is in: the help shows the screen under it, a pane under 2x2 no chrome; then Ink draws both, and each waiter is told once (a forgotten one never)', async () => {
+test('the overlays never wait for Ink; until it is in a pane under 2x2 gets no chrome, then Ink draws it, and each waiter is told once (a forgotten one never)', async () => {
   assert.equal(inkLoaded(), false, 'nothing loaded Ink before the chrome asked for it');
   const a = waiter(20_000);
   const b = waiter(20_000);
-  const plain = composed(chromeProps())!;
-  const help = chromeLines(chromeProps({ local: HELP }), a.fn);
-  assert.ok(help, 'an overlay waiting for Ink still gets a chrome');
-  assert.equal(help.covers, false, 'pane rows stay painted under an overlay that is not drawn yet');
-  assert.deepEqual(help.lines, plain, 'the screen as if the overlay were closed');
+  // The overlays are drawn by hand, over a tiny pane too: they wait for nothing and load nothing.
+  for (const [local, title] of [[HELP, /castellan keys/], [PICKER, /loading agent definitions/], [CHOOSER, /choose a pane/]] as const) {
+    for (const v of [view(), tiny]) {
+      const drawn = chromeLines(chromeProps({ local, view: v }), a.fn);
+      assert.equal(drawn.covers, true);
+      assert.equal(drawn.lines.length, 24);
+      assert.match(drawn.lines.join('\n'), title);
+    }
+  }
+  assert.equal(inkLoaded(), false, 'no overlay loaded Ink');
   // The same waiter twice, and a second one: a and b are each told once.
   assert.deepEqual(chromeLines(chromeProps({ view: tiny }), a.fn), { lines: [], covers: false }, 'a pane under 2x2 gets no chrome yet');
   assert.equal(inkNow(b.fn), undefined);
@@ -50,10 +58,6 @@ test('until Ink is in: the help shows the screen under it, a pane under 2x2 no c
   assert.equal(await b.called, undefined);
   assert.equal(inkLoaded(), true);
   const c = waiter(1000);
-  const drawn = chromeLines(chromeProps({ local: HELP }), c.fn);
-  assert.equal(drawn.covers, true);
-  assert.equal(drawn.lines.length, 24);
-  assert.match(drawn.lines.join('\n'), /castellan keys/);
   assert.equal(chromeLines(chromeProps({ view: tiny }), c.fn).lines.length, 24, 'Ink draws the tiny pane, every row');
   await loadInk();
   assert.equal(a.calls(), 1);
@@ -63,7 +67,7 @@ test('until Ink is in: the help shows the screen under it, a pane under 2x2 no c
   assert.equal(typeof fetch, 'function', 'fetch is back after the guarded load');
 });
 
-test('an install whose Ink will not load: the help that waits for it closes with a notice, and keys go back to the pane', async (t) => {
+test('an install whose Ink will not load: the help, the picker and the chooser all work without it, and keys go back to the pane', async (t) => {
   // The unbundled client, copied without the module behind the door.
   const dir = mkdtempSync(join(tmpdir(), 'cst-ink-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
@@ -71,22 +75,27 @@ test('an install whose Ink will not load: the help that waits for it closes with
   symlinkSync(join(REPO, 'node_modules'), join(dir, 'node_modules'), 'dir');
   const app = JSON.stringify(pathToFileURL(join(dir, 'dist', 'client', 'app.js')).href);
   const cfg = { ui: { mouse: false, status_position: 'bottom', pane_borders: 'rounded', notify: 'none', theme: 'default' }, keys: {}, theme: defaultTheme, themes: ['default'], notices: [] };
-  const r = await nodeChildJson<{ opened: string | null; overlay: string | null; notice: string; sent: string[] }>(`
+  const r = await nodeChildJson<{ shown: Array<[string | null, boolean]>; after: string | null; sent: string[] }>(`
     const { ClientApp } = await import(${app});
     let push; const sent = [];
-    const api = { onMessage: (f) => ((push = f), () => {}), request: async () => ({}), notify: (m, p) => sent.push(p.data ?? '') };
-    const a = new ClientApp(api, ${JSON.stringify(cfg)}, { write: () => {}, size: () => ({ cols: 80, rows: 24 }), exit: () => {} });
+    let out = '';
+    // The picker's list is empty; the chooser's tree never comes (it stays up, loading).
+    const api = { onMessage: (f) => ((push = f), () => {}), request: (m) => (m === 'agent.list' ? Promise.resolve({ agents: [] }) : new Promise(() => {})), notify: (m, p) => sent.push(p.data ?? '') };
+    const a = new ClientApp(api, ${JSON.stringify(cfg)}, { write: (s) => (out += s), size: () => ({ cols: 80, rows: 24 }), exit: () => {} });
     push({ frame: { reset: true, view: ${JSON.stringify(view())}, panes: {} } });
-    a.input('\\x02?');
-    const opened = a.local.overlay?.kind ?? null;
-    const until = Date.now() + 20000;
-    while (a.local.overlay && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+    const shown = [];
+    for (const [keys, title] of [['\\x02?', 'castellan keys'], ['\\x02a', 'no agent definitions'], ['\\x02w', 'choose a pane']]) {
+      out = '';
+      a.input(keys);
+      await new Promise((r) => setTimeout(r, 0));
+      shown.push([a.local.overlay?.kind ?? null, out.includes(title)]);
+      a.input('q');
+    }
     a.input('x');
-    process.stdout.write(JSON.stringify({ opened, overlay: a.local.overlay?.kind ?? null, notice: a.local.notice?.text ?? '', sent }));
+    process.stdout.write(JSON.stringify({ shown, after: a.local.overlay?.kind ?? null, sent }));
     a.dispose();
   `, { NODE_ENV: 'production' });
-  assert.equal(r.opened, 'help', 'the help opened at once (its keys went to it)');
-  assert.equal(r.overlay, null, 'and closed when Ink could not come in');
-  assert.match(r.notice, /overlays cannot be drawn/);
+  assert.deepEqual(r.shown, [['help', true], ['agents', true], ['chooser', true]], 'each overlay opened and was drawn at once, with no Ink');
+  assert.equal(r.after, null, 'q closed the last one');
   assert.deepEqual(r.sent, ['x'], 'the next key goes to the pane');
 });

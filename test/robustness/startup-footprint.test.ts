@@ -1,4 +1,4 @@
-// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set, its app only after its young generation is capped and Ink only when an overlay first shows, the bundle keeps paths right, and the server's Node flags reach it.
+// An idle server or client holds only what it uses: the server's graph has no client, SDK or chooser code, the client loads React only after NODE_ENV is set, its app only after its young generation is capped and Ink only for a pane under 2x2 (never for an overlay), the bundle keeps paths right, and the server's Node flags reach it.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
@@ -125,7 +125,7 @@ test('the client app loads no Ink, React or yoga: only the door to them does', a
   assert.ok(door.some((m) => /\/node_modules\/yoga-layout\//.test(m)), 'the door loads Ink and yoga');
 });
 
-test("an attached client loads Ink only when the help first shows; keys typed while it loads keep their order, and the help still works", async (t) => {
+test("an attached client loads no Ink for a prompt, the help (keys typed as it opens keep their order), the agent picker or the chooser", async (t) => {
   const dir = mkdtempSync(join(tmpdir(), 'cst-fp-'));
   t.after(() => rmSync(dir, { recursive: true, force: true }));
   const log = join(dir, 'mods.txt');
@@ -135,27 +135,33 @@ test("an attached client loads Ink only when the help first shows; keys typed wh
   const h = await startAttached(e, { cols: 100, rows: 30, timeoutMs: 20_000, env: { NODE_OPTIONS: `--import ${writeModuleRecorder(dir)}`, MODLOG: log } });
   const mods = () => readFileSync(log, 'utf8').split('\n').filter(Boolean);
   assert.ok(mods().some((m) => /\/dist\/(bundle|client)\//.test(m)), 'the recorder saw the client');
-  // A prompt in the bar is drawn by hand too.
+  // A prompt in the bar is drawn by hand.
   h.prefix(',');
   await h.waitForText('rename window', { message: 'the rename prompt' });
   h.write('\x1b');
   await h.waitForNoText('rename window', { message: 'Esc closes the prompt' });
-  assert.deepEqual(loadedInk(mods()), [], 'attached, with a prompt opened and closed: no Ink yet');
-  // In one write: the keys after ? reach the client in the same chunk, before any import can finish, and must
-  // still land in the help (as its filter) in order.
+  // In one write: the keys after ? reach the client in the same chunk and must land in the help's filter, in order.
   h.write('\x02?/split');
-  await h.waitForText('castellan keys · filter: split', { message: 'the help, with the filter typed while Ink loaded' });
+  await h.waitForText('castellan keys · filter: split', { message: 'the help, with the filter typed as it opened' });
   await h.waitForText('Split: new pane on the right', { message: 'the filtered list' });
-  assert.ok(loadedInk(mods()).length > 0, 'Ink is in once the help shows');
   // Enter keeps the filter, q closes the help, and what follows goes to the shell again.
   h.write('\rqecho lazy-$((6*7))\r');
   await h.waitForText('lazy-42', { message: 'keys after the help closed reach the shell' });
   await h.waitForNoText('castellan keys');
-  // The second time Ink is there already.
+  h.prefix('a');
+  await h.waitForText('launch an agent in a new pane', { message: 'the agent picker' });
+  h.write('\x1b');
+  await h.waitForNoText('launch an agent', { message: 'Esc closes the picker' });
+  h.prefix('w');
+  await h.waitForText('choose a pane', { message: 'the chooser' });
+  await h.waitForText('(attached)', { message: 'the chooser\'s tree' });
+  h.write('q');
+  await h.waitForNoText('choose a pane', { message: 'q closes the chooser' });
   h.prefix('?');
   await h.waitForText('castellan keys', { message: 'the help again' });
   h.write('q');
   await h.waitForNoText('castellan keys');
+  assert.deepEqual(loadedInk(mods()), [], 'attached, with a prompt, the help, the picker and the chooser opened and closed: no Ink');
 });
 
 test("loading Ink through its door leaves Node's fetch stack (undici, http, tls, http2) unloaded, and fetch usable after", async () => {

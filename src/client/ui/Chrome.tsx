@@ -1,9 +1,7 @@
-// The whole chrome of one client through Ink: pane frames, the bar and overlays (pane contents are painted separately).
+// The whole chrome of one client through Ink: pane frames and the bar, for a layout with a pane under 2x2 (pane
+// contents are painted separately; every other chrome and every overlay is drawn by hand, chrome-lines.ts).
 import { Box, Text } from 'ink';
-import { ChooserOverlay } from '../chooser/ChooserOverlay.js';
-import { AgentPicker } from './AgentPicker.js';
 import { areaTop, type ChromeProps } from './chrome-props.js';
-import { HelpOverlay } from './HelpOverlay.js';
 import { PaneFrame } from './PaneFrame.js';
 import { StatusBar } from './StatusBar.js';
 import { role } from './theme-style.js';
@@ -15,9 +13,6 @@ export function Chrome(p: ChromeProps) {
   const fillRight = Math.max(0, p.cols - area.cols);
   const fillBottom = Math.max(0, p.rows - 1 - area.rows);
   const dim = role(p.theme, 'pane.border');
-  const help = p.local.overlay?.kind === 'help' ? p.local.overlay : undefined;
-  const picker = p.local.overlay?.kind === 'agents' ? p.local.overlay : undefined;
-  const chooser = p.local.overlay?.kind === 'chooser' ? p.local.overlay : undefined;
   return (
     <Box width={p.cols} height={p.rows} flexDirection="column">
       {p.view.window.panes.map((pane) => (
@@ -38,13 +33,6 @@ export function Chrome(p: ChromeProps) {
           ))}
         </Box>
       )}
-      {help && (
-        <HelpOverlay bindings={p.bindings} prefix={p.prefixKey} filter={help.filter} filtering={help.filtering} scroll={help.scroll} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />
-      )}
-      {picker && (
-        <AgentPicker items={picker.items} index={picker.index} loading={picker.loading} message={picker.message} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />
-      )}
-      {chooser && <ChooserOverlay state={chooser} theme={p.theme} cols={p.cols} rows={p.rows - 1} top={top} />}
       <Box position="absolute" marginLeft={0} marginTop={barRow} width={p.cols} height={1}>
         <StatusBar view={p.view} local={p.local} theme={p.theme} cols={p.cols} prefixKey={p.prefixKey} />
       </Box>

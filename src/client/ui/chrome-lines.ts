@@ -1,15 +1,19 @@
 // The chrome as screen lines. Ink lays a whole screen out as a styled cell per column and row and turns it back into
 // strings (~35 ms at 202x53, on every title, badge, focus or layout change, and keys typed meanwhile wait), so the
-// everyday chrome - pane frames, fills and the bar - is composed here from the same parts PaneFrame and StatusBar draw
-// (frame-parts.ts, bar-segments.ts), at a cost in segments per row. Overlays (help, agent picker, chooser) and panes
-// under 2x2 still go through Ink: they are rare and whole, so Ink is loaded (ink-door.ts) only when one first shows.
+// chrome - pane frames, fills, the bar and the overlays (help, agent picker, chooser) - is composed here from the same
+// parts PaneFrame and StatusBar draw (frame-parts.ts, bar-segments.ts; help-lines.ts, picker-lines.ts,
+// chooser/lines.ts), at a cost in segments per row. Only panes under 2x2 still go through Ink: they are rare, so Ink
+// is loaded (ink-door.ts) only when one first shows.
 import cliBoxes from 'cli-boxes';
 import { areaTop, type ChromeProps } from './chrome-props.js';
 import { frameParts } from './frame-parts.js';
 import { barSegments } from './bar-segments.js';
+import { chooserLines } from '../chooser/index.js';
+import { helpLines } from './help-lines.js';
+import { pickerLines } from './picker-lines.js';
 import { inkNow, type InkWaiter } from './ink-door.js';
 import { isNarrow, width } from './text-width.js';
-import { paint, role, type TextStyle } from './theme-style.js';
+import { paint, role, type StyledRow, type TextStyle } from './theme-style.js';
 import type { LocalUi } from '../ui-state.js';
 
 export interface ChromeOut {
@@ -20,17 +24,14 @@ export interface ChromeOut {
 }
 
 /**
- * The chrome. Where only Ink draws it and Ink is not in yet, `inkIn` is called once it is (draw again) or could not
- * be loaded; meanwhile the screen under an overlay is composed as if it were closed (its keys already go to it), and
- * a pane under 2x2 gets no chrome (not the last one, drawn for another layout).
+ * The chrome. Where only Ink draws it (a pane under 2x2) and Ink is not in yet, `inkIn` is called once it is (draw
+ * again) or could not be loaded; meanwhile there is no chrome (not the last one, drawn for another layout).
  */
 export function chromeLines(p: ChromeProps, inkIn: InkWaiter): ChromeOut {
   const own = composed(p);
-  if (own) return { lines: allRows(own, p.rows), covers: false };
+  if (own) return { lines: allRows(own, p.rows), covers: coversPanes(p.local) };
   const ink = inkNow(inkIn);
-  if (ink) return { lines: allRows(ink(p), p.rows), covers: coversPanes(p.local) };
-  const under = coversPanes(p.local) ? composed({ ...p, local: { ...p.local, overlay: undefined } }) : undefined;
-  return { lines: under ? allRows(under, p.rows) : [], covers: false };
+  return { lines: ink ? allRows(ink(p), p.rows) : [], covers: false };
 }
 
 function allRows(lines: string[], rows: number): string[] {
@@ -40,16 +41,40 @@ function allRows(lines: string[], rows: number): string[] {
 
 const OVERLAYS = new Set(['help', 'agents', 'chooser']);
 
-/** An overlay that takes the whole screen is up: only Ink draws it. */
+/** An overlay that takes the whole window area is up: pane rows are kept but not painted. */
 export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overlay?.kind ?? '');
 
-/** The chrome composed by hand, or undefined where only Ink draws it (an overlay is up, a pane is under 2x2). */
+/** The chrome composed by hand, or undefined where only Ink draws it (a pane under 2x2 with no overlay over it). */
 export function composed(p: ChromeProps): string[] | undefined {
   const { view, theme, cols, rows } = p;
-  if (coversPanes(p.local)) return undefined;
-  if (view.window.panes.some((pane) => pane.rect.w < 2 || pane.rect.h < 2)) return undefined;
   const screen = new Screen(cols, rows);
   const top = areaTop(p.barAtTop);
+  const over = overlayLines(p);
+  // Every cell of the window area is the overlay's: the panes under it need not be drawn (nor be 2x2).
+  if (over) over.forEach((row, i) => row.reduce((x, s) => screen.put(top + i, x, s.text, s.style), 0));
+  else if (!panesAndFills(p, screen, top)) return undefined;
+  const barRow = p.barAtTop ? 0 : rows - 1;
+  screen.clearRow(barRow);
+  let x = 0;
+  for (const s of barSegments({ view, local: p.local, theme, cols, prefixKey: p.prefixKey })) x = screen.put(barRow, x, s.text, s.style);
+  return screen.lines();
+}
+
+/** The rows of an overlay drawn by hand over the whole window area, if one is up. */
+function overlayLines(p: ChromeProps): StyledRow[] | undefined {
+  const o = p.local.overlay;
+  const { theme, cols } = p;
+  const rows = p.rows - 1;
+  if (o?.kind === 'help') return helpLines({ bindings: p.bindings, prefix: p.prefixKey, filter: o.filter, filtering: o.filtering, scroll: o.scroll, theme, cols, rows });
+  if (o?.kind === 'agents') return pickerLines({ items: o.items, index: o.index, loading: o.loading, message: o.message, theme, cols, rows });
+  if (o?.kind === 'chooser') return chooserLines(o, theme, cols, rows);
+  return undefined;
+}
+
+/** Pane frames and the dotted space beyond the shared window size; false (nothing drawn) where a pane is under 2x2. */
+function panesAndFills(p: ChromeProps, screen: Screen, top: number): boolean {
+  const { view, theme, cols, rows } = p;
+  if (view.window.panes.some((pane) => pane.rect.w < 2 || pane.rect.h < 2)) return false;
   for (const pane of view.window.panes) {
     const { rect } = pane;
     const f = frameParts(pane, theme, p.borders, view.window.zoomed);
@@ -74,11 +99,7 @@ export function composed(p: ChromeProps): string[] | undefined {
   for (let i = 0; i < Math.min(view.area.rows, rows - 1) && fillRight > 0; i++) screen.put(top + i, view.area.cols, '·'.repeat(fillRight), dim);
   const fillBottom = Math.max(0, rows - 1 - view.area.rows);
   for (let i = 0; i < fillBottom; i++) screen.put(top + view.area.rows + i, 0, '·'.repeat(cols), dim);
-  const barRow = p.barAtTop ? 0 : rows - 1;
-  screen.clearRow(barRow);
-  let x = 0;
-  for (const s of barSegments({ view, local: p.local, theme, cols, prefixKey: p.prefixKey })) x = screen.put(barRow, x, s.text, s.style);
-  return screen.lines();
+  return true;
 }
 
 interface Run {

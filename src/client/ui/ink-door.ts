@@ -1,12 +1,14 @@
-// The one door to Ink (React + yoga): loaded the first time the chrome needs it (an overlay, a pane under 2x2), with the global fetch hidden while it loads.
+// The one door to Ink (React + yoga), loaded the first time a pane under 2x2 needs it, with the global fetch hidden while it loads.
 //
-// The everyday chrome is composed by hand (chrome-lines.ts), so an attached client that never opens an overlay need
-// not parse, link and keep Ink, React, the reconciler and yoga's wasm (a 340 KB chunk) at all. Measured (bundled,
-// 202x53, one idle bash pane, interleaved with the build that loaded Ink at start; bench/mem-probe.ts and
-// bench/overlay-probe.ts): attached client RSS median 54.3 -> 48.1 MB (anonymous 13.8 -> 11.1, from files 40.5 ->
-// 37.0; 8 runs, load 6.1-3.5), spawn to first frame 171 -> 132 ms, first help 121 -> 142 ms, second help 94 -> 95
-// ms (9 runs, load 3.5-1.7; at load 6-7 the first help was 221 -> 334 ms). Not preloaded when idle: the import alone
-// is the whole 6 MB, and the first help's render adds ~15 MB more in either build (63 MB after it closes).
+// The chrome and every overlay are composed by hand (chrome-lines.ts), so an attached client that never shows a pane
+// under 2x2 need not parse, link and keep Ink, React, the reconciler and yoga's wasm (a 340 KB chunk) at all. Measured
+// when the overlays still went through Ink (bundled, 202x53, one idle bash pane, interleaved with the build that loaded
+// Ink at start; bench/mem-probe.ts and bench/overlay-probe.ts): attached client RSS median 54.3 -> 48.1 MB (anonymous
+// 13.8 -> 11.1, from files 40.5 -> 37.0; 8 runs, load 6.1-3.5), spawn to first frame 171 -> 132 ms, first help 121 ->
+// 142 ms, second help 94 -> 95 ms (9 runs, load 3.5-1.7; at load 6-7 the first help was 221 -> 334 ms). Not preloaded
+// when idle: the import alone is the whole 6 MB, and the first help's render added ~15 MB more (63 MB after it closed).
+// With the overlays drawn by hand (bench/overlay-probe.ts, 8 runs, load 0.7-0.6): first help 147 -> 15 ms, second 89 ->
+// 4.5 ms, a key typed in its filter 41 -> 2.2 ms, client RSS after the help 62.9 -> 50.3 MB; at attach 48.0 both.
 //
 // yoga-layout's Emscripten loader (Ink's layout engine) gets its inline wasm (a data: URL) with fetch() whenever fetch
 // is a function, before decoding the same base64 itself. On Node that first fetch() loads undici and with it http,

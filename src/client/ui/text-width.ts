@@ -30,3 +30,10 @@ export function pad(s: string, n: number): string {
   const f = fit(s, n);
   return f + ' '.repeat(Math.max(0, n - width(f)));
 }
+
+// C0 and C1 controls: in text drawn by hand a control would move the terminal's cursor, and it has no width to pad by.
+// eslint-disable-next-line no-control-regex
+const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
+
+/** Text with every control character shown as a space (one column, as it is measured). */
+export const printable = (s: string): string => s.replace(CONTROL, ' ');

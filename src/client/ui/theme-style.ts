@@ -42,6 +42,9 @@ export interface Segment {
   style: TextStyle;
 }
 
+/** One screen row of an overlay drawn by hand: runs of styled text from its left edge. */
+export type StyledRow = Array<{ text: string; style: TextStyle }>;
+
 /** The text styled as Ink's Text styles it (the same chalk, in the same order), so what is drawn without Ink matches. */
 export function paint(text: string, s: TextStyle): string {
   if (!s.color && !s.backgroundColor && !s.bold && !s.dimColor && !s.italic && !s.underline && !s.inverse) return text;

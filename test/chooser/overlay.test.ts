@@ -1,21 +1,12 @@
-// The chooser overlay through Ink (ink-testing-library): tree rows, badges, messages, the filter line and the preview.
+// The chooser overlay's rows (chooser/lines.ts): tree rows, badges, messages, the filter line and the preview.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import React from 'react';
-import { Box } from 'ink';
-import { render } from 'ink-testing-library';
-import { ChooserOverlay } from '../../src/client/chooser/ChooserOverlay.js';
-import { chooserInput, openChooser, withData, type ChooserState } from '../../src/client/chooser/input.js';
+import { chooserInput, chooserLines, openChooser, withData, type ChooserState } from '../../src/client/chooser/index.js';
 import { loadTheme } from '../../src/config/themes.js';
 
 const theme = loadTheme('default', {}).theme;
-const strip = (s: string) => s.replace(/\x1b\[[0-9;]*m/g, '');
-// Overlays are absolutely placed inside the chrome's full-screen box.
-const Screen = ({ s }: { s: ChooserState }) => (
-  <Box width={100} height={30} flexDirection="column">
-    <ChooserOverlay state={s} theme={theme} cols={100} rows={30} top={0} />
-  </Box>
-);
+/** The chooser's rows as text, over a 100x30 window area. */
+const frame = (s: ChooserState): string[] => chooserLines(s, theme, 100, 30).map((row) => row.map((r) => r.text).join(''));
 
 function state(): ChooserState {
   const s = withData(openChooser('windows'), [
@@ -31,9 +22,7 @@ function state(): ChooserState {
 }
 
 test('rows show the tree with the badge and the report message; the preview shows the bottom of the screen', () => {
-  const { lastFrame, unmount } = render(<Screen s={state()} />);
-  const lines = strip(lastFrame() ?? '').split('\n');
-  unmount();
+  const lines = frame(state());
   assert.match(lines[0], /choose a pane — .*\/ filter · n needs me · Enter switch · q close/);
   assert.match(lines[1], /▾ work \(attached\)/);
   assert.match(lines[2], /›\s+▾ 1: agents\*\s+\(2 panes\)/);
@@ -48,9 +37,7 @@ test('rows show the tree with the badge and the report message; the preview show
 test('the header shows the filter while typing it, and the needs-me mode', () => {
   let s = state();
   for (const k of ['n', '/', 'c', 'l']) s = chooserInput(s, { type: 'key', key: k, raw: k }, 30).state!;
-  const { lastFrame, unmount } = render(<Screen s={s} />);
-  const out = strip(lastFrame() ?? '');
-  unmount();
+  const out = frame(s).join('\n');
   assert.match(out.split('\n')[0], /filter: cl█ · needs me/);
   assert.doesNotMatch(out, /w1:p1/, 'the shell neither matches nor needs anyone');
   assert.match(out, /› +w1:p2/);

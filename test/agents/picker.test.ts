@@ -2,13 +2,11 @@
 // focused pane, Esc closes; untrusted ones say why instead of starting.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
-import React from 'react';
 import { join } from 'node:path';
-import { render } from 'ink-testing-library';
 import type { ApiClient } from '../../src/api/client.js';
 import { ClientApp, type ClientConfig } from '../../src/client/app.js';
 import { overlayInput } from '../../src/client/overlays.js';
-import { Chrome } from '../../src/client/ui/Chrome.js';
+import { composed } from '../../src/client/ui/chrome-lines.js';
 import type { LocalUi, Overlay, PickerAgent } from '../../src/client/ui-state.js';
 import { loadTheme } from '../../src/config/themes.js';
 import type { ViewModel } from '../../src/core/view.js';
@@ -48,9 +46,7 @@ test('the picker overlay shows names, sources and descriptions, and the selected
     counts: { blocked: 0, done: 0, working: 0, idle: 0, unknown: 1 },
   };
   const local: LocalUi = { prefix: false, overlay: { kind: 'agents', items, index: 0, loading: false } };
-  const r = render(<Chrome view={view} local={local} theme={theme} cols={80} rows={24} barAtTop={false} borders="rounded" bindings={DEFAULT_BINDINGS} prefixKey="C-b" />);
-  const lines = (r.lastFrame() ?? '').replace(/\x1b\[[0-9;]*m/g, '').split('\n');
-  r.unmount();
+  const lines = composed({ view, local, theme, cols: 80, rows: 24, barAtTop: false, borders: 'rounded', bindings: DEFAULT_BINDINGS, prefixKey: 'C-b' })!.map((l) => l.replace(/\x1b\[[0-9;]*m/g, ''));
   assert.match(lines[0], /launch an agent in a new pane/);
   assert.match(lines[2], /^ › reviewer +user +Reviews diffs/);
   assert.match(lines[3], /^ {3}repo-bot +project ✗ +From the repo/);

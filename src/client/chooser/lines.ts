@@ -1,19 +1,15 @@
-// `prefix s` / `prefix w`: the session → window → pane tree with badges and report messages, a filter, and a preview.
-import { Box, Text } from 'ink';
+// `prefix s` / `prefix w` drawn by hand: the session → window → pane tree with badges and report messages, a filter
+// and a preview, as styled rows that ui/chrome-lines.ts puts over the window area: what Ink's ChooserOverlay drew,
+// cell for cell (recorded before it was removed: test/client/chooser-lines.expected.json), without loading Ink.
 import type { Theme, ThemeRole } from '../../config/themes.js';
 import { BADGE_GLYPH } from '../ui/AgentBadge.js';
-import { pad } from '../ui/text-width.js';
-import { role } from '../ui/theme-style.js';
+import { pad as padRaw, printable } from '../ui/text-width.js';
+import { role, type StyledRow } from '../ui/theme-style.js';
 import { chooserGeometry, rowsOf, type ChooserState } from './input.js';
 import type { ChooserRow } from './tree.js';
 
-export interface ChooserOverlayProps {
-  state: ChooserState;
-  theme: Theme;
-  cols: number;
-  rows: number;
-  top: number;
-}
+// Titles, messages and preview rows come from panes and agents: a control is drawn as a space, measured as one.
+const pad = (s: string, n: number): string => padRaw(printable(s), n);
 
 function rowText(r: ChooserRow): { head: string; badge?: { text: string; role: ThemeRole }; tail: string } {
   const fold = r.expandable ? (r.expanded ? '▾ ' : '▸ ') : '  ';
@@ -33,9 +29,11 @@ function rowText(r: ChooserRow): { head: string; badge?: { text: string; role: T
   return { head, ...(badge ? { badge } : {}), tail: `${p.exited ? '  (exited)' : ''}${p.message ? `  “${p.message}”` : ''}` };
 }
 
-export function ChooserOverlay({ state: s, theme, cols, rows, top }: ChooserOverlayProps) {
+/** The chooser's rows from the top of the window area (`rows` of them): a header, the tree, the preview, a footer. */
+export function chooserLines(s: ChooserState, theme: Theme, cols: number, rows: number): StyledRow[] {
   const base = role(theme, 'overlay');
   const dim = role(theme, 'overlay.dim');
+  const title = role(theme, 'overlay.title');
   const { listRows, previewRows } = chooserGeometry(rows);
   const list = rowsOf(s);
   const visible = list.slice(s.scroll, s.scroll + listRows);
@@ -51,32 +49,23 @@ export function ChooserOverlay({ state: s, theme, cols, rows, top }: ChooserOver
   while (end > 0 && !lines[end - 1].trim()) end--;
   const preview = lines.slice(Math.max(0, end - previewRows), end);
   const footer = s.message ?? (s.loading ? 'loading…' : `${s.sessions.reduce((n, x) => n + x.windows.reduce((m, w) => m + w.panes.length, 0), 0)} panes · needs me (n) = an agent blocked, or done and not yet seen`);
-  return (
-    <Box position="absolute" marginLeft={0} marginTop={top} width={cols} height={rows} flexDirection="column">
-      <Text {...role(theme, 'overlay.title')}>{pad(header, cols)}</Text>
-      {visible.map((r) => {
-        const at = r.key === s.cursor;
-        const t = rowText(r);
-        const style = at ? { ...role(theme, 'overlay.key'), inverse: true } : r.kind === 'pane' ? base : role(theme, 'overlay.title');
-        const headW = Math.min(cols, Math.max(0, Math.min(cols - 20, 48)));
-        const badgeW = t.badge ? Math.min(Math.max(0, cols - headW), t.badge.text.length + 2) : 0;
-        return (
-          <Box key={r.key} width={cols}>
-            <Text {...style}>{pad(`${at ? '›' : ' '}${t.head}`, t.badge || r.kind === 'pane' ? headW : Math.min(cols, headW))}</Text>
-            {t.badge && <Text {...(at ? style : role(theme, t.badge.role))}>{pad(t.badge.text, badgeW)}</Text>}
-            <Text {...(at ? style : dim)}>{pad(t.tail, Math.max(0, cols - headW - badgeW))}</Text>
-          </Box>
-        );
-      })}
-      {Array.from({ length: Math.max(0, listRows - visible.length) }, (_, i) => (
-        <Text key={`pad${i}`} {...base}>{' '.repeat(cols)}</Text>
-      ))}
-      {previewRows > 0 && <Text {...role(theme, 'overlay.title')}>{pad(`─${previewTitle} `, cols).replace(/ +$/, (m) => '─'.repeat(m.length))}</Text>}
-      {previewRows > 0 &&
-        Array.from({ length: previewRows }, (_, i) => (
-          <Text key={`pv${i}`} {...base}>{pad(` ${preview[i] ?? ''}`, cols)}</Text>
-        ))}
-      <Text {...dim}>{pad(` ${footer}`, cols)}</Text>
-    </Box>
-  );
+  const out: StyledRow[] = [[{ text: pad(header, cols), style: title }]];
+  const headW = Math.min(cols, Math.max(0, Math.min(cols - 20, 48)));
+  for (const r of visible) {
+    const at = r.key === s.cursor;
+    const t = rowText(r);
+    const style = at ? { ...role(theme, 'overlay.key'), inverse: true } : r.kind === 'pane' ? base : title;
+    const badgeW = t.badge ? Math.min(Math.max(0, cols - headW), t.badge.text.length + 2) : 0;
+    const row: StyledRow = [{ text: pad(`${at ? '›' : ' '}${t.head}`, headW), style }];
+    if (t.badge) row.push({ text: pad(t.badge.text, badgeW), style: at ? style : role(theme, t.badge.role) });
+    row.push({ text: pad(t.tail, Math.max(0, cols - headW - badgeW)), style: at ? style : dim });
+    out.push(row);
+  }
+  for (let i = visible.length; i < listRows; i++) out.push([{ text: ' '.repeat(cols), style: base }]);
+  if (previewRows > 0) {
+    out.push([{ text: pad(`─${previewTitle} `, cols).replace(/ +$/, (m) => '─'.repeat(m.length)), style: title }]);
+    for (let i = 0; i < previewRows; i++) out.push([{ text: pad(` ${preview[i] ?? ''}`, cols), style: base }]);
+  }
+  out.push([{ text: pad(` ${footer}`, cols), style: dim }]);
+  return out;
 }
