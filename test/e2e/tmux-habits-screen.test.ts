@@ -15,7 +15,10 @@ test('a split opens in the focused pane\'s directory; [session] new_pane_cwd = "
   const deep = join(env.home, 'proj', 'sub dir');
   mkdirSync(deep, { recursive: true });
   const h = await startAttached(env, { cols: 100, rows: 24, timeoutMs: 20_000 });
-  h.write(`cd '${deep}'\r`);
+  // The split reads the shell's cwd when it happens: wait until the shell has run the cd (a split typed right behind
+  // it raced the shell, as it would in tmux, and failed 1 run in ~10 under load).
+  h.write(`cd '${deep}' && echo cd-$((40+2))\r`);
+  await waitFor(async () => (await readPane(env, 'w1:p1')).some((l) => l.trim() === 'cd-42'), { message: 'the shell ran the cd' });
   h.prefix('%');
   const p2 = await h.waitForFrame('p2');
   await h.waitForText(PROMPT_RE, { region: p2.inner });
