@@ -112,8 +112,8 @@ async function restoreSide(b: BenchEnv, paths: { stateDir: string; session: stri
   if (!loaded) throw new Error('restore: the snapshot just written did not load');
   const plan = planRestore(loaded.snapshot, { shell: ['/bin/sh'], relaunch: [], isDir: () => true, fallbackCwd: '/' }, loaded.histories);
   const screens = new Map([...plan.panes.keys()].map((id) => [id, new Screen({ cols: 100, rows: 25, scrollback: LINES })]));
-  // Each screen behind a feed of the server's parse scheduler, as a PaneRuntime has it (PaneRuntime.show).
-  const feeds = new Map([...screens].map(([id, s]) => [id, parseScheduler.feed({ parse: (d) => s.parseNow(d) }, (_q, more) => s.outputWaiting(more))]));
+  // Each screen behind a feed of the server's parse scheduler, wired as a PaneRuntime's (feedScreen; PaneRuntime.show).
+  const feeds = new Map([...screens].map(([id, s]) => [id, parseScheduler.feedScreen(s)]));
   meter = sliceMeter();
   const t1 = now();
   void applyRestore({ pane: (id) => ({ exited: false, lastOutputAt: 1, show: (d) => feeds.get(id)!.queue(d), write: () => {} }), paneCwd: () => '/', sessionStart: async () => ({ ok: true }), emit: () => {}, log: () => {} }, plan);

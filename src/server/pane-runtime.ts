@@ -61,9 +61,8 @@ export class PaneRuntime {
     this.screen.onTitle((t) => o.onTitle(t));
     this.screen.onBell(() => o.onBell());
     this.screen.onNotify((n) => o.onNotify(n));
-    this.feed = (o.scheduler ?? parseScheduler).feed({ parse: (d) => this.screen.parseNow(d) }, (queued, more) => {
+    this.feed = (o.scheduler ?? parseScheduler).feedScreen(this.screen, (queued) => {
       if (queued < LOW) this.pty?.resume();
-      this.screen.outputWaiting(more);
     });
     let pty: PtyProcess | undefined;
     const why = cannotRun(o.command, o.cwd, o.env);

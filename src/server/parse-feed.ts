@@ -216,6 +216,18 @@ export class ParseScheduler {
   }
 
   /**
+   * A pane screen's feed, as the server wires it (PaneRuntime; the restore bench and its tests use the same): parsed
+   * at once through parseNow, and the screen told after each piece whether more of its output waits, so its history
+   * is not encoded meanwhile. `onQueued`: the bytes still queued (the pty's backpressure).
+   */
+  feedScreen(screen: { parseNow(data: Uint8Array | string): void; outputWaiting(on: boolean): void }, onQueued?: (queued: number) => void): PaneFeed {
+    return this.feed({ parse: (d) => screen.parseNow(d) }, (queued, more) => {
+      onQueued?.(queued);
+      screen.outputWaiting(more);
+    });
+  }
+
+  /**
    * The user typed (into `into`, or some pane): for a moment, turns are short, so the next key and its echo wait less
    * behind a flood, and the other panes' output waits for turns.
    */

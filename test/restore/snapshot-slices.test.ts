@@ -88,7 +88,7 @@ test('restore paints 16 panes of 10 000 lines through the parse scheduler: no sy
   const N = 16;
   const sched = new ParseScheduler();
   const screens = Array.from({ length: N }, () => new Screen({ cols: 100, rows: 25, scrollback: LINES }));
-  const feeds = screens.map((s) => sched.feed({ parse: (d) => s.parseNow(d) }, (_q, more) => s.outputWaiting(more)));
+  const feeds = screens.map((s) => sched.feedScreen(s));
   try {
     const histories = screens.map((_, i) => styled(`p${i}`, LINES, 90).split('\r\n').slice(0, LINES));
     const panes = new Map(histories.map((history, i) => [`w1:p${i + 1}`, { history, note: 'restored' }]));
