@@ -12,9 +12,8 @@ import { chooserLines } from '../chooser/index.js';
 import { helpLines } from './help-lines.js';
 import { pickerLines } from './picker-lines.js';
 import { inkNow, type InkWaiter } from './ink-door.js';
-import { isNarrow, width } from './text-width.js';
+import { cutCols, isNarrow, printable, width } from './text-width.js';
 import { paint, role, type StyledRow, type TextStyle } from './theme-style.js';
-import type { LocalUi } from '../ui-state.js';
 
 export interface ChromeOut {
   /** `rows` lines, each at most `cols` wide (none while Ink loads for a pane under 2x2). */
@@ -28,8 +27,8 @@ export interface ChromeOut {
  * again) or could not be loaded; meanwhile there is no chrome (not the last one, drawn for another layout).
  */
 export function chromeLines(p: ChromeProps, inkIn: InkWaiter): ChromeOut {
-  const own = composed(p);
-  if (own) return { lines: allRows(own, p.rows), covers: coversPanes(p.local) };
+  const own = compose(p);
+  if (own) return { lines: allRows(own.lines, p.rows), covers: own.covers };
   const ink = inkNow(inkIn);
   return { lines: ink ? allRows(ink(p), p.rows) : [], covers: false };
 }
@@ -39,13 +38,13 @@ function allRows(lines: string[], rows: number): string[] {
   return lines;
 }
 
-const OVERLAYS = new Set(['help', 'agents', 'chooser']);
-
-/** An overlay that takes the whole window area is up: pane rows are kept but not painted. */
-export const coversPanes = (local: LocalUi): boolean => OVERLAYS.has(local.overlay?.kind ?? '');
-
 /** The chrome composed by hand, or undefined where only Ink draws it (a pane under 2x2 with no overlay over it). */
 export function composed(p: ChromeProps): string[] | undefined {
+  return compose(p)?.lines;
+}
+
+/** composed(), and whether an overlay drawn by hand covers the whole window area (pane rows kept but not painted). */
+function compose(p: ChromeProps): ChromeOut | undefined {
   const { view, theme, cols, rows } = p;
   const screen = new Screen(cols, rows);
   const top = areaTop(p.barAtTop);
@@ -57,7 +56,7 @@ export function composed(p: ChromeProps): string[] | undefined {
   screen.clearRow(barRow);
   let x = 0;
   for (const s of barSegments({ view, local: p.local, theme, cols, prefixKey: p.prefixKey })) x = screen.put(barRow, x, s.text, s.style);
-  return screen.lines();
+  return { lines: screen.lines(), covers: over !== undefined };
 }
 
 /** The rows of an overlay drawn by hand over the whole window area, if one is up. */
@@ -123,7 +122,8 @@ class Screen {
 
   /** Writes text at (y, x), clipped to the screen; returns the column after it. */
   put(y: number, x: number, raw: string, style: TextStyle): number {
-    let text = raw.replace(CONTROL, ' ');
+    // Titles are cleaned by the server already; a control here would move the terminal's cursor.
+    let text = printable(raw);
     let w = width(text);
     const end = x + w;
     const row = this.rows[y];
@@ -167,22 +167,10 @@ class Screen {
   }
 }
 
-// C0 and C1 controls (titles are cleaned by the server already; a control here would move the terminal's cursor).
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
-
 /** The first n columns of text (a wide character cut in half becomes a space). */
 function takeCols(text: string, n: number): string {
-  if (isNarrow(text)) return text.slice(0, n) + ' '.repeat(Math.max(0, n - text.length));
-  let out = '';
-  let w = 0;
-  for (const ch of text) {
-    const cw = width(ch);
-    if (w + cw > n) break;
-    out += ch;
-    w += cw;
-  }
-  return out + ' '.repeat(n - w);
+  const [t, w] = cutCols(text, n);
+  return t + ' '.repeat(Math.max(0, n - w));
 }
 
 /** Text without its first n columns (a wide character cut in half becomes a space). */

@@ -1,5 +1,6 @@
 // Display widths of chrome text (CJK and emoji take two cells), and cutting text to a width.
 import stringWidth from 'string-width';
+import { stripControls } from '../../core/text.js';
 
 // One column per UTF-16 unit: printable ASCII, box drawing and the fill's dot. Borders are long runs of these, and
 // string-width segments graphemes (Intl.Segmenter) on every call.
@@ -10,19 +11,28 @@ export const isNarrow = (s: string): boolean => NARROW.test(s);
 
 export const width = (s: string): number => (NARROW.test(s) ? s.length : stringWidth(s));
 
-/** Cuts text to at most n display columns, ending with … when cut. */
-export function fit(s: string, n: number): string {
-  if (n <= 0) return '';
-  if (width(s) <= n) return s;
+/** The longest start of text that fits n display columns (code point by code point), and the columns it takes. */
+export function cutCols(s: string, n: number): [text: string, cols: number] {
+  if (isNarrow(s)) {
+    const t = s.slice(0, Math.max(0, n));
+    return [t, t.length];
+  }
   let out = '';
   let w = 0;
   for (const ch of s) {
     const cw = width(ch);
-    if (w + cw > n - 1) break;
+    if (w + cw > n) break;
     out += ch;
     w += cw;
   }
-  return out + '…';
+  return [out, w];
+}
+
+/** Cuts text to at most n display columns, ending with … when cut. */
+export function fit(s: string, n: number): string {
+  if (n <= 0) return '';
+  if (width(s) <= n) return s;
+  return cutCols(s, n - 1)[0] + '…';
 }
 
 /** Pads with spaces to exactly n display columns (cutting first if longer). */
@@ -31,9 +41,8 @@ export function pad(s: string, n: number): string {
   return f + ' '.repeat(Math.max(0, n - width(f)));
 }
 
-// C0 and C1 controls: in text drawn by hand a control would move the terminal's cursor, and it has no width to pad by.
-// eslint-disable-next-line no-control-regex
-const CONTROL = /[\x00-\x1f\x7f-\x9f]/g;
-
-/** Text with every control character shown as a space (one column, as it is measured). */
-export const printable = (s: string): string => s.replace(CONTROL, ' ');
+/**
+ * Text with every C0/C1 control character shown as a space (one column, as it is measured): in text drawn by hand a
+ * control would move the terminal's cursor, and it has no width to pad by.
+ */
+export const printable = (s: string): string => stripControls(s, ' ');
