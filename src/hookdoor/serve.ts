@@ -50,9 +50,6 @@ export async function serveRequest(o: ServeOptions, req: DoorRequest, arrival = 
   // The requester found this door from its CASTELLAN_SOCKET: a request naming another server is not ours to answer.
   if (env.CASTELLAN_SOCKET !== o.socket) return fallback('another socket');
   if (!env.PWD?.startsWith('/') || env.HOME === undefined) return fallback('no PWD or HOME');
-  // door.sh runs only under CASTELLAN_ENV and passes it on; without it runHook would exit 0 untouched, an allow the
-  // server never gave (the bridge door.sh runs has it, and governs).
-  if (!env.CASTELLAN_ENV) return fallback('no CASTELLAN_ENV');
   const pay = readPrivate(`${base}.pay`, DOOR_PAYLOAD_MAX);
   if (!pay.ok) return fallback(`payload ${pay.why}`);
   let paths;

@@ -65,8 +65,12 @@ export async function runHook(agentCtx: HookContext, positionals: string[], io: 
   const out = io.out ?? stdio;
   // What this process runs (governance hooks, the agent's own hooks) gets the environment the agent gave the hook.
   const ctx = { ...agentCtx, env: agentEnv(agentCtx.env) };
-  // Plain sessions stay untouched: not a byte read, no connection, no file.
-  if (!ctx.env.CASTELLAN_ENV) return HOOK_EXIT.ok;
+  // Plain sessions stay untouched: not a byte read, no connection, no file. The door must not take that for the
+  // server's allow (door.sh always passes CASTELLAN_ENV; a request without it is not door.sh's): the bridge governs it.
+  if (!ctx.env.CASTELLAN_ENV) {
+    if (io.serverOnly) throw new NeedsBridge('no CASTELLAN_ENV');
+    return HOOK_EXIT.ok;
+  }
   const [agent, event, json] = positionals;
   if (!agent || !event || positionals.length > 3) throw new HookUsageError('expected AGENT EVENT [PAYLOAD_JSON]');
   const kind = isAgentName(agent) ? toolEventKind(agent, event) : undefined;
