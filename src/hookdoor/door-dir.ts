@@ -4,6 +4,7 @@ import { execFile } from 'node:child_process';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
+import { pidExists } from '../platform/proc.js';
 
 /** Request files older than this are left over from requesters that died. */
 export const STALE_MS = 60_000;
@@ -13,22 +14,26 @@ export const doorDir = (socket: string) => `${socket}.door`;
 const mkfifo = (path: string) =>
   new Promise<void>((resolve, reject) => execFile('mkfifo', ['-m', '600', path], { timeout: 5000 }, (e) => (e ? reject(e) : resolve())));
 
-/** The door directory, made or taken over when it is ours: a real directory (no symlink) of this user's, mode 0700. */
+/** The door directory, made or taken over when it is ours: a real directory (no symlink) of this user's, mode 0700; else why not (never throws, as its siblings). */
 export function claimDir(dir: string): string | undefined {
   try {
     mkdirSync(dir, { mode: 0o700 });
   } catch (e) {
     if ((e as NodeJS.ErrnoException).code !== 'EEXIST') return `cannot make it: ${(e as Error).message}`;
   }
-  const st = lstatSync(dir);
-  if (st.isSymbolicLink() || !st.isDirectory()) return 'not a directory';
-  if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return 'not ours';
-  if ((st.mode & 0o777) !== 0o700) return `mode ${(st.mode & 0o777).toString(8)}, not 700`;
-  // A door left by a server that died: its FIFO and pid go (its requesters' files: sweepStale, once the door is ours).
-  for (const name of readdirSync(dir)) {
-    if (name === 'in' || name === 'pid' || name.startsWith('pid.')) rmSync(join(dir, name), { force: true });
+  try {
+    const st = lstatSync(dir);
+    if (st.isSymbolicLink() || !st.isDirectory()) return 'not a directory';
+    if (typeof process.getuid === 'function' && st.uid !== process.getuid()) return 'not ours';
+    if ((st.mode & 0o777) !== 0o700) return `mode ${(st.mode & 0o777).toString(8)}, not 700`;
+    // A door left by a server that died: its FIFO and pid go (its requesters' files: sweepStale, once the door is ours).
+    for (const name of readdirSync(dir)) {
+      if (name === 'in' || name === 'pid' || name.startsWith('pid.')) rmSync(join(dir, name), { force: true });
+    }
+    return undefined;
+  } catch (e) {
+    return (e as Error).message;
   }
-  return undefined;
 }
 
 /** Makes the request FIFO `in` and opens it; its fd, or why not. */
@@ -61,15 +66,6 @@ export function publishPid(dir: string): string | undefined {
   }
 }
 
-const alive = (pid: number) => {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-};
-
 /**
  * Is the door still the one this server reads on `fd`? `theirs` when `pid` names another live process (a server that
  * took this socket path over: its door, never touched); `broken` when `in` is not our FIFO any more (removed, or a file, a
@@ -83,7 +79,7 @@ export function doorState(dir: string, fd: number): 'ours' | 'theirs' | 'broken'
   } catch {
     return 'broken';
   }
-  if (pid !== `${process.pid}\n`) return /^[1-9][0-9]{0,9}\n$/.test(pid) && alive(Number(pid)) ? 'theirs' : 'broken';
+  if (pid !== `${process.pid}\n`) return /^[1-9][0-9]{0,9}\n$/.test(pid) && pidExists(Number(pid)) ? 'theirs' : 'broken';
   try {
     const a = lstatSync(join(dir, 'in'));
     const b = fstatSync(fd);

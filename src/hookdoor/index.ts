@@ -15,7 +15,7 @@ import { LineSplitter, parseRequestLine, type DoorRequest } from './request.js';
 import type { ServeResult } from './serve.js';
 
 export { DOOR_VARS } from './vars.js';
-export { doorDir, sweepStale } from './door-dir.js';
+export { sweepStale } from './door-dir.js';
 
 /**
  * Requests run at once; the rest wait in a queue of QUEUE_MAX. A request past that is told `fallback` at once (its
@@ -53,12 +53,7 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
     o.log(`hook door ${dir} not opened: ${why}; hook calls take the Node bridge`);
     return undefined;
   };
-  let why: string | undefined;
-  try {
-    why = claimDir(dir);
-  } catch (e) {
-    why = (e as Error).message;
-  }
+  const why = claimDir(dir);
   if (why) return refused(why);
   await sweepStale(dir, Date.now());
   const first = await openRequestFifo(dir);
@@ -161,12 +156,7 @@ export async function openHookDoor(o: HookDoorOptions): Promise<HookDoor | undef
         stop();
         return;
       }
-      let why: string | undefined;
-      try {
-        why = claimDir(dir);
-      } catch (e) {
-        why = (e as Error).message;
-      }
+      const why = claimDir(dir);
       const next = why ? { why } : await openRequestFifo(dir);
       if ('why' in next || closed) {
         if ('fd' in next) closeSync(next.fd);

@@ -7,7 +7,7 @@ import { writeReply } from './files.js';
  * Three lines like every reply: door.sh reads exactly three (`head -n 3` on a FIFO it holds open itself, so it never
  * sees an end of file), and a one-line `fallback` kept it waiting its whole 3 s before it ran the bridge.
  */
-export const FALLBACK_REPLY = Buffer.from('fallback\no\ne\n');
+const FALLBACK_REPLY = Buffer.from('fallback\no\ne\n');
 
 /** A request older than this (from its file's mtime, or its arrival) is not started: it goes to the bridge. */
 export const START_BY_MS = 1000;
