@@ -1,4 +1,4 @@
-// `prefix ?`'s list: every binding from the keymap table, grouped and filtered (no Ink: the app scrolls it while the overlay's renderer loads).
+// `prefix ?`'s list: every binding from the keymap table, grouped and filtered (app.ts scrolls it; help-lines.ts draws it).
 import type { Binding } from '../../input/keymap.js';
 
 export interface HelpRow {
