@@ -82,7 +82,7 @@ const built = await esbuild.build({
   platform: 'node',
   target: 'node20',
   // Native addons load their .node files relative to their own package; react-devtools-core is Ink's DEV=true only (not installed).
-  external: ['@lydell/node-pty', 'koffi', 'react-devtools-core'],
+  external: ['@lydell/node-pty', 'koffi', 'react-devtools-core', 'mvdan-sh'],
   // CommonJS packages bundled into ESM call require() for Node built-ins: give the chunks a real one.
   banner: { js: MARK + "\nimport { createRequire as __castellanRequire } from 'node:module'; const require = __castellanRequire(import.meta.url);" },
   // React and its reconciler pick a build from NODE_ENV; the client sets production before it loads them, so their

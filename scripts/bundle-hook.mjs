@@ -33,7 +33,7 @@ const common = {
   platform: 'node',
   target: 'node20',
   // Loaded only on paths a tool call rarely takes (a hook command to run): they stay separate packages.
-  external: ['execa', 'yaml', 'koffi', '@lydell/node-pty', 'ink', 'react', '@xterm/*', '@modelcontextprotocol/*', '@agentclientprotocol/*'],
+  external: ['execa', 'yaml', 'koffi', 'mvdan-sh', '@lydell/node-pty', 'ink', 'react', '@xterm/*', '@modelcontextprotocol/*', '@agentclientprotocol/*'],
   // Fully minified: V8 pre-parses the whole file before the first line runs, and this one is measured on every
   // tool call (220 vs 250 ms CPU under load than whitespace-only). The bridge log's stacks name minified code;
   // the same failure runs unbundled with `node dist/cli/main.js hook ...` for a readable one.

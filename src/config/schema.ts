@@ -26,6 +26,8 @@ const int = (min: number, max: number) => {
 };
 const oneOf = <const T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { error: `expected one of ${values.map((v) => JSON.stringify(v)).join(', ')}` });
+/** A governance decision: the message names the value first (`"Deny" is not a decision`), as the fail-closed reason quotes it. */
+const decision = () => z.enum(PERMISSIONS, { error: `{value} is not a decision (allow, deny or prompt)` });
 const str = () => z.string({ error: 'expected a string' });
 const bool = () => z.boolean({ error: 'expected true or false' });
 const strList = () => z.array(str(), { error: 'expected a list of strings' });
@@ -85,10 +87,10 @@ export const CONFIG_SHAPE = {
   hooks: z.object({ hooks: z.array(HookSchema, { error: 'expected a list of hook tables ([[hooks.hooks]])' }) }),
   governance: z.object({
     plan_verify: z.object({ enabled: bool(), high_risk_tools: strList(), allowlisted_tools: strList() }),
-    permissions: z.record(z.string(), oneOf(PERMISSIONS)),
+    permissions: z.record(z.string(), decision()),
     // Only for calls made inside an agent's git worktree (src/worktree): a tool name, or a command's first words
     // ("git push"), mapped to a permission; the stricter of it and [governance.permissions] applies.
-    worktree: z.record(z.string().max(200), oneOf(PERMISSIONS)),
+    worktree: z.record(z.string().max(200), decision()),
   }),
   // `default`: the program of an agent definition that names none. Per-agent tables are validated by the agents
   // module; this layer only insists they are tables.
@@ -197,7 +199,8 @@ function walk(schema: z.ZodType, raw: unknown, path: Array<string | number>, iss
   }
   const r = schema.safeParse(raw);
   if (r.success) return r.data;
-  return fail(issues, path, `${firstMessage(r)}, got ${showValue(raw)}`);
+  const m = firstMessage(r);
+  return fail(issues, path, m.includes('{value}') ? m.replace('{value}', showValue(raw)) : `${m}, got ${showValue(raw)}`);
 }
 
 // Entries of a list (a [[hooks.hooks]] table) are all-or-nothing: half a hook is worse than none.

@@ -3,9 +3,9 @@ import { loadConfig, type LoadedConfig } from '../config/load.js';
 import { resolvePaths, type Paths } from '../platform/paths.js';
 import type { GovEvent } from './aggregate.js';
 import { appendAudit, bound } from './audit.js';
-import { effectiveGovernance } from './governance-config.js';
 import { NO_UI_REASON, ServerLink, type AskAnswer, type AskQuestion, type EventSink } from './emit.js';
-import { planHooks, type PlannedHook } from './plan.js';
+import type { PlannedHook } from './plan.js';
+import { loadPolicy } from './policy-load.js';
 import { checkCall } from './plan-verify.js';
 import type { Governance } from './policy.js';
 import { readTrust, type TrustData } from '../config/trust.js';
@@ -51,6 +51,8 @@ export interface Gov {
   /** The policy in force (untrusted repository files can only tighten it). */
   governance: Governance;
   hooks: PlannedHook[];
+  /** Set when the policy could not be used as written (policy-load.ts): every gated call is denied with it. */
+  broken?: string;
   events: GovEvent[];
   emit(e: GovEvent): void;
   ask(q: AskQuestion): Promise<AskAnswer>;
@@ -69,12 +71,14 @@ export function prepare(cwd: string, opts: GovernOptions = {}): Gov {
   const sink = opts.sink ?? link ?? undefined;
   const auditFile = opts.audit === undefined ? paths.auditLog : opts.audit;
   const events: GovEvent[] = [];
+  const policy = loadPolicy(loaded);
   return {
     env,
     paths,
     loaded,
-    governance: effectiveGovernance(loaded),
-    hooks: planHooks(loaded),
+    governance: policy.governance,
+    hooks: policy.hooks,
+    ...(policy.broken ? { broken: policy.broken } : {}),
     events,
     emit(e) {
       const ev = bound(e) as GovEvent;

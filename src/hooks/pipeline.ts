@@ -140,6 +140,8 @@ async function preToolUse(input: PreToolUseInput, opts: GovernOptions, runNothin
     return { decision, source, ...(reason ? { reason } : {}), events: g.events };
   };
   try {
+    // A policy that cannot be used as written denies every call before anything else is consulted (policy-load.ts).
+    if (g.broken) return await finish('deny', 'policy', g.broken, 'broken');
     const { permission, row } = permissionIn(g, input.tool, argv, input.cwd);
     if (permission === 'deny') return await finish('deny', 'policy', `the permission policy denies ${input.tool} (${row})`, permission);
     if (runNothing && (hooksFor(g.hooks, 'PreToolUse', input.tool).run.length > 0 || (permission === 'prompt' && opts.prompt !== 'defer'))) {

@@ -3,6 +3,7 @@ import { loadAgents } from '../../config/agents.js';
 import { formatDiagnostic, loadConfig, type Diagnostic } from '../../config/load.js';
 import { loadTheme } from '../../config/themes.js';
 import { describeHook, hookReport } from '../../hooks/report.js';
+import { loadPolicy } from '../../hooks/policy-load.js';
 import { readTrust } from '../../config/trust.js';
 import { harnessMatrix, unsupportedStages, type MatrixStage } from '../../integrations/matrix.js';
 import { DEFAULT_BINDINGS } from '../../input/default-keymap.js';
@@ -48,13 +49,17 @@ export default defineCommand({
       ...hooks.diagnostics,
       ...keys.diagnostics.map((d) => ({ severity: d.severity, file: keyFile, path: d.key ? `keys."${d.key}"` : 'keys', message: d.message })),
     ];
-    const errors = diagnostics.filter((d) => d.severity === 'error').length;
+    // A policy that cannot be used as written denies every tool call (policy-load.ts): that is an error however it came.
+    const policy = loadPolicy(loaded);
+    const errors = diagnostics.filter((d) => d.severity === 'error').length + (policy.broken && !diagnostics.some((d) => d.severity === 'error') ? 1 : 0);
     if (values.json) {
       const rows = hooks.hooks.map((h) => ({ ...h, not_fired_by: notFiredBy(h.event) }));
-      ctx.out(JSON.stringify({ project_root: loaded.projectRoot, files: loaded.files.map(({ text: _t, ...f }) => f), hooks: rows, diagnostics, ok: errors === 0 }, null, 2));
+      const governance = { fails_closed: policy.broken !== undefined, problems: policy.problems };
+      ctx.out(JSON.stringify({ project_root: loaded.projectRoot, files: loaded.files.map(({ text: _t, ...f }) => f), hooks: rows, governance, diagnostics, ok: errors === 0 }, null, 2));
     } else {
       for (const f of loaded.files) ctx.out(`${f.layer.padEnd(7)} ${f.path}${f.exists ? '' : '  (not present)'}`);
       ctx.out(`theme   ${theme.theme.name}`);
+      ctx.out(policy.broken ? `policy  FAILS CLOSED: every tool call is denied until these are fixed:\n${policy.problems.map((p) => `          ${p}`).join('\n')}` : 'policy  ok');
       // Which hooks run, and for the inert ones why not (a project file nobody trusted, or one that changed since).
       for (const h of hooks.hooks) {
         const what = describeHook(h);

@@ -2,6 +2,7 @@
 import type { PaneInfo } from '../../api/pane-info.js';
 import { ago, table } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
+import { policyWarning } from '../policy-warning.js';
 
 export default defineCommand({
   name: 'herd list',
@@ -9,6 +10,8 @@ export default defineCommand({
   summary: 'List panes with their agent, state, where the state came from, for how long, and the agent\'s message about it.',
   options: { json: { type: 'boolean' } },
   run: async (ctx, { values }) => {
+    const broken = policyWarning(ctx);
+    if (broken) ctx.err(broken);
     const api = await ctx.connect();
     try {
       const { panes } = await api.request<{ panes: PaneInfo[] }>('pane.list', {}, { timeoutMs: 5000 });
