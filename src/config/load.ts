@@ -1,9 +1,8 @@
 // Finds and reads the three config layers, validates each with diagnostics (file + line), and merges them.
 import { createHash } from 'node:crypto';
 import { stripControlsKeepLines } from '../core/text.js';
-import { existsSync, statSync } from 'node:fs';
 import { readFileBounded } from '../platform/read-file.js';
-import { dirname, join, resolve } from 'node:path';
+import { findProjectRoot, layerPaths, type LayerName } from './layer-paths.js';
 import { mergeLayers } from './layers.js';
 import { DEFAULT_CONFIG, validateConfig, type Config, type PartialConfig } from './schema.js';
 import { parseTomlRecovering } from './toml.js';
@@ -17,7 +16,7 @@ export interface Diagnostic {
   message: string;
 }
 
-export type LayerName = 'user' | 'project' | 'local';
+export { findProjectRoot, layerPaths, type LayerName };
 export const LAYER_NAMES: readonly LayerName[] = ['user', 'project', 'local'];
 
 export interface ConfigFileInfo {
@@ -94,41 +93,6 @@ function parseLocated(text: string, file: string): { value: PartialConfig; diagn
     // Defensive only: the parser and validator are built not to throw, but a config must never crash us.
     return { value: {}, diagnostics: [{ severity: 'error', file, message: `could not read config: ${String(e)}` }], locate: nowhere };
   }
-}
-
-const isDir = (p: string) => {
-  try {
-    return statSync(p).isDirectory();
-  } catch {
-    return false;
-  }
-};
-
-/**
- * The nearest directory upward from `cwd` holding `castellan.toml`, a `.castellan/` directory or `.git`;
- * else `cwd`. The home directory's `.castellan/` is the user layer, not a project, so with `home` given
- * it does not count as a marker.
- */
-export function findProjectRoot(cwd: string, opts: { home?: string } = {}): string {
-  const start = resolve(cwd);
-  const home = opts.home ? resolve(opts.home) : undefined;
-  try {
-    for (let dir = start; ; dir = dirname(dir)) {
-      if (existsSync(join(dir, 'castellan.toml')) || existsSync(join(dir, '.git'))) return dir;
-      if (dir !== home && isDir(join(dir, '.castellan'))) return dir;
-      if (dirname(dir) === dir) return start;
-    }
-  } catch {
-    return start;
-  }
-}
-
-export function layerPaths(projectRoot: string, home: string): Record<LayerName, string> {
-  return {
-    user: join(home, '.castellan', 'config.toml'),
-    project: join(projectRoot, 'castellan.toml'),
-    local: join(projectRoot, '.castellan', 'local.toml'),
-  };
 }
 
 /** A config file is a few KB; past this it is not one, and reading or recovering it would only cost time. */

@@ -10,7 +10,7 @@ export default defineCommand({
   summary: 'List panes with their agent, state, where the state came from, for how long, and the agent\'s message about it.',
   options: { json: { type: 'boolean' } },
   run: async (ctx, { values }) => {
-    const broken = policyWarning(ctx);
+    const broken = await policyWarning(ctx);
     if (broken) ctx.err(broken);
     const api = await ctx.connect();
     try {
