@@ -51,7 +51,8 @@ test('hostile payloads on a background state event: dropped, silent, and the nex
   assert.deepEqual([binary.code, binary.out], [0, '']);
   const notJson = await runAs(env, 'Notification', 'not json at all {{{');
   assert.deepEqual([notJson.code, notJson.out], [0, '']);
-  await waitFor(() => /claude Notification pane=w1:p1 dropped: .*(?:8 MiB|larger)/i.test(bridgeLog(env)), { timeoutMs: 20_000, message: 'the too-big Notification dropped', observe: () => bridgeLog(env) });
+  // Under load (13 on 2 cores) sh may still be feeding the 8 MiB when the bridge's 1 s read deadline ends it: dropped either way.
+  await waitFor(() => /claude Notification pane=w1:p1 dropped: (?:.*(?:8 MiB|larger)|stdin not closed within \d+ ms)/i.test(bridgeLog(env)), { timeoutMs: 20_000, message: 'the too-big Notification dropped', observe: () => bridgeLog(env) });
   // The pane's badge was not moved by any of them; a good event after them lands.
   const ok = await runAs(env, 'UserPromptSubmit', JSON.stringify({ session_id: 's1', hook_event_name: 'UserPromptSubmit', prompt: 'hi' }));
   assert.deepEqual([ok.code, ok.out], [0, '']);
