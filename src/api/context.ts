@@ -99,7 +99,7 @@ export interface SessionApi {
   /** Floating popups (popup.* methods); absent in sessions without them. */
   readonly popups?: PopupsApi;
   /** The session's snapshot on disk (src/restore); absent with `[session] restore = "off"`. */
-  readonly snapshots?: { save(): Promise<{ ms: number; bytes: number } | undefined>; forget(): Promise<void> };
+  readonly snapshots?: { save(): Promise<{ ms: number; bytes: number } | undefined>; forget(): Promise<void>; killed(): Promise<string | undefined> };
 }
 
 export type ClientInput =

@@ -45,7 +45,7 @@ function split(argv: string[]): { session?: string; noRestore?: boolean; help: b
   if (findRow(two)) return { session, noRestore, help, version, name: two, args: rest.slice(2) };
   if (rest.length && findRow(rest[0])) return { session, noRestore, help, version, name: rest[0], args: rest.slice(1) };
   // `castellan --help` alone lists the commands; `castellan` alone attaches.
-  return { session, noRestore, help, version, name: rest.length ? rest.join(' ') : help ? '' : 'attach', args: [] };
+  return { session, noRestore, help, version, name: rest.length ? rest.join(' ') : help ? '' : 'new', args: [] };
 }
 
 function errorCode(e: unknown): number {
@@ -128,7 +128,7 @@ export async function main(argv: string[]): Promise<number> {
       return EXIT.usage;
     }
     const c = errorCode(e);
-    err(`castellan${def.name === 'attach' ? '' : ' ' + def.name}: ${(e as Error).message}${c === EXIT.usage && e instanceof UsageError ? `\nusage: ${def.usage}` : ''}`);
+    err(`castellan${def.name === 'attach' || def.name === 'new' ? '' : ' ' + def.name}: ${(e as Error).message}${c === EXIT.usage && e instanceof UsageError ? `\nusage: ${def.usage}` : ''}`);
     return c;
   }
 }

@@ -15,9 +15,12 @@ export function findRow(name: string): CommandRow | undefined {
 }
 
 export const COMMAND_ROWS: CommandRow[] = [
-  { name: 'attach', summary: 'Attach to the session (starting its server if needed) — the default', aliases: ['a', 'at', 'attach-session', 'new', 'new-session'], load: () => import('./commands/attach.js') },
+  { name: 'new', summary: 'Attach to the session, starting its server if needed — the default', aliases: ['new-session'], load: () => import('./commands/new-session.js') },
+  { name: 'attach', summary: 'Attach to a running session (or one its snapshot brings back); no session is an error, as in tmux', aliases: ['a', 'at', 'attach-session'], load: () => import('./commands/attach.js') },
   { name: 'server start', summary: 'Start a server with no client attached', load: () => import('./commands/server-start.js') },
-  { name: 'server stop', summary: 'Stop the server and every pane', aliases: ['kill-server'], load: () => import('./commands/server-stop.js') },
+  { name: 'server stop', summary: 'Stop the server and every pane; the next start restores the session', load: () => import('./commands/server-stop.js') },
+  { name: 'kill-server', summary: 'End the session for good, as tmux does (its snapshot kept aside a day: session restore)', load: () => import('./commands/kill-session.js') },
+  { name: 'kill-session', summary: 'End a named session for good: kill-session -t NAME (its snapshot kept aside a day: session restore)', load: () => import('./commands/kill-session.js') },
   { name: 'server status', summary: 'Say whether a server runs (exit 0) or not (exit 3)', load: () => import('./commands/server-status.js') },
   { name: 'herd wait', summary: 'Wait until panes\' agents are in a state: --pane w1:p1 (or --children) --status idle,done [--timeout-ms N]', load: () => import('./commands/herd-wait.js') },
   { name: 'herd list', summary: 'Every pane\'s agent and state', load: () => import('./commands/herd-list.js') },
@@ -39,9 +42,10 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'window synchronize', summary: 'Type into every pane of a window at once (tmux synchronize-panes)', load: () => import('./commands/window-synchronize.js') },
   { name: 'popup', summary: 'Open a popup over the attached client\'s layout running COMMAND (or your shell); it closes when COMMAND exits', aliases: ['display-popup', 'popup open'], load: () => import('./commands/popup.js') },
   { name: 'window layout', summary: 'Arrange a window\'s panes: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled, next, prev', load: () => import('./commands/window-layout.js') },
-  { name: 'session list', summary: 'List named sessions that have a running server', aliases: ['ls', 'list-sessions'], load: () => import('./commands/session-list.js') },
+  { name: 'session list', summary: 'List sessions: running ones (attached clients, windows, panes) and saved ones a start brings back', aliases: ['ls', 'list-sessions'], load: () => import('./commands/session-list.js') },
   { name: 'session attach', summary: 'Attach to a named session (starting it if needed)', load: () => import('./commands/session-attach.js') },
-  { name: 'session stop', summary: 'Stop a named session', aliases: ['kill-session'], load: () => import('./commands/session-stop.js') },
+  { name: 'session stop', summary: 'Stop a named session; its next start restores it (--forget deletes its snapshot)', load: () => import('./commands/session-stop.js') },
+  { name: 'session restore', summary: 'Bring back a killed session, or the snapshot a --no-restore start set aside', load: () => import('./commands/session-restore.js') },
   { name: 'session snapshots', summary: 'List saved session snapshots (what a start restores) and the ones kept aside', load: () => import('./commands/session-snapshots.js') },
   { name: 'theme set', summary: 'Switch the theme of every attached client: castellan theme set light', load: () => import('./commands/theme-set.js') },
   { name: 'config check', summary: 'Validate the configuration layers and report problems with file and line', load: () => import('./commands/config-check.js') },

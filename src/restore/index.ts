@@ -9,10 +9,11 @@ import { Capture, type CaptureHost, type LivePane } from './capture.js';
 import { unpackHistory } from './history.js';
 import { planRestore } from './plan.js';
 import type { Snapshot } from './schema.js';
-import { dropSnapshot, readSnapshot } from './store.js';
+import { dropSnapshot, readSnapshot, setAsideSnapshot } from './store.js';
 import { SnapshotWriter, type WriteStats } from './writer.js';
 
-export { listSnapshots, dropSnapshot, snapshotFile, readSnapshot } from './store.js';
+export { listSnapshots, dropSnapshot, snapshotFile, readSnapshot, setAsideSnapshot, bringBack, pruneAside, ASIDE_KEEP_MS } from './store.js';
+export type { AsideReason } from './store.js';
 export type { SnapshotListing } from './store.js';
 export type { Snapshot } from './schema.js';
 
@@ -123,6 +124,18 @@ export class SessionSnapshots {
     // A write already in flight would bring it back: drop it again once that write landed.
     await this.writer.idle();
     dropSnapshot(this.h.paths);
+  }
+
+  /**
+   * The user killed the session (kill-session, kill-server): its state now is saved and set aside, not restored at the
+   * next start, kept a day (listed by `session snapshots`, back with `session restore`). The file, if there was one.
+   */
+  async killed(): Promise<string | undefined> {
+    await this.save().catch(() => undefined);
+    this.writer.disable();
+    this.unlisten();
+    await this.writer.idle();
+    return setAsideSnapshot(this.h.paths, 'killed');
   }
 
   dispose(): void {

@@ -20,7 +20,7 @@ const myUid = (): number | undefined => (typeof process.getuid === 'function' ? 
 
 /** Moves a refused snapshot out of the way so the next start is clean, keeping it for the user to look at. */
 export function keepAside(file: string, now = new Date()): string | undefined {
-  const to = `${file}.bad-${now.toISOString().replace(/[:.]/g, '-')}`;
+  const to = `${file}.bad-${stamp(now)}`;
   try {
     renameSync(file, to);
     return to;
@@ -171,12 +171,68 @@ export function dropSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>): boolea
   return true;
 }
 
+/**
+ * Why a snapshot was set aside: `killed` (kill-session / kill-server: the user meant it), `replaced` (a start with
+ * --no-restore), `bad` (refused when read). Killed and replaced ones stay a day, listed and restorable on purpose.
+ */
+export type AsideReason = 'killed' | 'replaced';
+export const ASIDE_KEEP_MS = 24 * 3600 * 1000;
+const ASIDE = /^([A-Za-z0-9_.-]{1,64})\.json\.(bad|killed|replaced)-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z)$/;
+const stamp = (now: Date) => now.toISOString().replace(/[:.]/g, '-');
+const stampTime = (s: string) => Date.parse(s.replace(/T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z$/, 'T$1:$2:$3.$4Z'));
+
+/** Moves the session's snapshot aside (nothing is deleted); the file it is kept as, or undefined when there was none. */
+export function setAsideSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>, why: AsideReason, now = new Date()): string | undefined {
+  const file = snapshotFile(paths);
+  const to = `${file}.${why}-${stamp(now)}`;
+  try {
+    if (!lstatSync(file).isFile()) return undefined;
+    renameSync(file, to);
+    return to;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Killed and replaced snapshots older than a day are removed (a refused one stays until the user removes it). */
+export function pruneAside(paths: Pick<Paths, 'stateDir'>, now = Date.now()): void {
+  let names: string[];
+  try {
+    names = readdirSync(snapshotDir(paths));
+  } catch {
+    return;
+  }
+  for (const n of names) {
+    const m = ASIDE.exec(n);
+    if (m && m[2] !== 'bad' && now - stampTime(m[3]) > ASIDE_KEEP_MS) rmSync(join(snapshotDir(paths), n), { force: true });
+  }
+}
+
+/**
+ * Makes the newest killed or replaced snapshot of the session (or the one named) the one the next start restores; a
+ * current snapshot is itself set aside first, so bringing one back never loses another. The file now current, or why not.
+ */
+export function bringBack(paths: Pick<Paths, 'stateDir' | 'session'>, file?: string): { ok: true; from: string } | { ok: false; why: string } {
+  const rows = listSnapshots(paths).filter((r) => r.session === paths.session && (r.status === 'killed' || r.status === 'replaced'));
+  const pick = file ? rows.find((r) => r.file === file || r.file.endsWith(`/${file}`)) : rows.sort((a, b) => (b.asideAt ?? 0) - (a.asideAt ?? 0))[0];
+  if (!pick) return { ok: false, why: file ? `no kept snapshot ${file} of session ${paths.session}` : `no killed or replaced snapshot of session ${paths.session} is kept` };
+  setAsideSnapshot(paths, 'replaced');
+  try {
+    renameSync(pick.file, snapshotFile(paths));
+  } catch (e) {
+    return { ok: false, why: (e as Error).message };
+  }
+  return { ok: true, from: pick.file };
+}
+
 export interface SnapshotListing {
   session: string;
   file: string;
   bytes: number;
-  /** ok: a snapshot a start would restore; bad: kept aside after a refusal. */
-  status: 'ok' | 'bad';
+  /** ok: a snapshot a start would restore; bad: kept aside after a refusal; killed / replaced: see AsideReason. */
+  status: 'ok' | 'bad' | AsideReason;
+  /** When it was set aside (killed, replaced, bad). */
+  asideAt?: number;
   savedAt?: number;
   windows?: number;
   panes?: number;
@@ -195,20 +251,22 @@ export function listSnapshots(paths: Pick<Paths, 'stateDir'>): SnapshotListing[]
   const out: SnapshotListing[] = [];
   for (const n of names.sort()) {
     const file = join(dir, n);
-    const bad = /^([A-Za-z0-9_.-]{1,64})\.json\.bad-/.exec(n);
+    const aside = ASIDE.exec(n) ?? (/^([A-Za-z0-9_.-]{1,64})\.json\.bad-/.test(n) ? [n, n.split('.json.')[0], 'bad', ''] : null);
     const ok = /^([A-Za-z0-9_.-]{1,64})\.json$/.exec(n);
-    if (!bad && !ok) continue;
+    if (!aside && !ok) continue;
     let bytes = 0;
     try {
       bytes = lstatSync(file).size;
     } catch {
       continue;
     }
-    if (bad) {
-      out.push({ session: bad[1], file, bytes, status: 'bad' });
+    const session = aside ? aside[1] : ok![1];
+    const status = aside ? (aside[2] as SnapshotListing['status']) : 'ok';
+    const row: SnapshotListing = { session, file, bytes, status, ...(aside?.[3] ? { asideAt: stampTime(aside[3]) } : {}) };
+    if (status === 'bad') {
+      out.push(row);
       continue;
     }
-    const row: SnapshotListing = { session: ok![1], file, bytes, status: 'ok' };
     try {
       if (bytes > LIMITS.fileBytes) throw new Error('too big');
       if (lstatSync(file).isSymbolicLink()) throw new Error('a symlink');

@@ -2,7 +2,7 @@
 import { appendFileSync, mkdirSync } from 'node:fs';
 import type { Paths } from '../platform/paths.js';
 import { startReaper } from './reaper.js';
-import { loadSnapshot } from '../restore/index.js';
+import { loadSnapshot, pruneAside, setAsideSnapshot } from '../restore/index.js';
 import { ServerSession } from './session.js';
 import { bindSocket, type BoundSocket } from './socket-bind.js';
 import { serve } from './socket-server.js';
@@ -40,7 +40,11 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   // Before the first pane: it ends the panes if this process dies without doing it.
   startReaper(log);
   const choice = o.command?.length ? false : o.restore;
-  const restore = choice === false ? { choice } : { ...(await loadSnapshot(paths)), choice };
+  pruneAside(paths);
+  // A start that does not restore would write over the snapshot: it is set aside first, kept a day (session restore).
+  const replaced = choice === false ? setAsideSnapshot(paths, 'replaced') : undefined;
+  if (replaced) log(`restore: not restoring; the previous snapshot is kept as ${replaced} (castellan session restore ${paths.session} brings it back)`);
+  const restore = choice === false ? { choice, ...(replaced ? { message: `the previous snapshot is kept aside for a day; castellan session restore ${paths.session} brings it back` } : {}) } : { ...(await loadSnapshot(paths)), choice };
   const session = new ServerSession({
     restore,
     paths,

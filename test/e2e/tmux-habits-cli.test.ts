@@ -15,7 +15,8 @@ test('--help and -h after every command print its usage and exit 0 (no "Unknown 
   for (let i = 0; i < names.length; i += 4) {
     await Promise.all(
       names.slice(i, i + 4).map(async (name, k) => {
-        const flag = (i + k) % 2 ? '-h' : '--help';
+        // popup takes -h as tmux's display-popup does (its height): only --help asks it for help.
+        const flag = (i + k) % 2 && name !== 'popup' ? '-h' : '--help';
         const r = await env.cli([...name.split(' '), flag]);
         assert.equal(r.code, 0, `castellan ${name} ${flag}: ${r.stderr}`);
         assert.match(r.stdout, /^usage: /, `castellan ${name} ${flag} prints its usage`);
@@ -32,34 +33,98 @@ test('--help and -h after every command print its usage and exit 0 (no "Unknown 
 test("tmux's spellings: ls, new -d -s NAME, a -h, help ls, kill-session -t NAME, kill-server", async (t) => {
   const env = tempEnvFor(t);
   const none = await env.cli(['ls']);
-  assert.equal(none.code, 0, none.stderr);
-  assert.match(none.stdout, /no sessions running/);
+  assert.equal(none.code, 1, 'nothing running and nothing saved: ls exits 1, as tmux does');
+  assert.match(none.stderr, /no sessions/);
 
   const started = await env.cli(['new', '-d', '-s', 'work'], { timeoutMs: 20_000 });
   assert.equal(started.code, 0, started.stderr);
   assert.match(started.stdout, /session work runs on .*work\.sock/);
   const listed = await env.cli(['list-sessions']);
-  assert.match(listed.stdout, /^work\s+\d+\s+1\s+1\s/m, `ls lists the new session: ${listed.stdout}`);
+  assert.match(listed.stdout, /^work\s+detached\s+\d+\s+1\s+1\s/m, `ls lists the new session, not attached: ${listed.stdout}`);
   assert.equal((await env.cli(['ls'])).stdout, listed.stdout, 'ls and list-sessions are the same command');
 
   const a = await env.cli(['a', '-h']);
   assert.equal(a.code, 0);
-  assert.match(a.stdout, /usage: castellan \[--session NAME\] (\[--no-restore\] )?\[attach\]/);
+  assert.match(a.stdout, /usage: castellan attach/);
   assert.match(a.stdout, /also spelled: .*castellan a\b/);
   const help = await env.cli(['help', 'ls']);
   assert.match(help.stdout, /usage: castellan session list/);
   const top = await env.cli(['--help']);
-  assert.match(top.stdout, /session stop .*\(also: kill-session\)/);
+  assert.match(top.stdout, /kill-session .*for good/);
 
   const killed = await env.cli(['kill-session', '-t', 'work'], { timeoutMs: 20_000 });
   assert.equal(killed.code, 0, killed.stderr);
-  await waitFor(async () => /no sessions running/.test((await env.cli(['ls'])).stdout), { timeoutMs: 10_000, message: 'work is gone from ls' });
+  assert.match(killed.stdout, /session work killed; its snapshot is kept aside for a day \(castellan session restore work brings it back\)/);
+  await waitFor(async () => (await env.cli(['ls'])).code === 1 || undefined, { timeoutMs: 10_000, message: 'work is gone from ls, not saved to come back' });
+  const snaps = await env.cli(['session', 'snapshots']);
+  assert.match(snaps.stdout, /^work\s+killed/m, `session snapshots lists the killed one: ${snaps.stdout}`);
+  const nosuch = await env.cli(['kill-session', '-t', 'nosuch']);
+  assert.equal(nosuch.code, 3);
+  assert.match(nosuch.stderr, /can't find session: nosuch/);
 
   assert.equal((await env.cli(['server', 'start'])).code, 0);
   assert.equal((await env.cli(['kill-server'], { timeoutMs: 20_000 })).code, 0);
   await waitFor(async () => !(await env.serverRunning()), { timeoutMs: 10_000, message: 'kill-server stops the default session' });
+  assert.equal((await env.cli(['ls'])).code, 1, 'a killed default session is not listed as saved');
   const unknown = await env.cli(['kill-window-now']);
   assert.equal(unknown.code, 2, 'an unknown command is still a usage error');
+});
+
+test('attach only attaches: a -t nosuch is an error and starts nothing; a stopped session is saved, listed and comes back', async (t) => {
+  const env = tempEnvFor(t);
+  const nosuch = await env.cli(['a', '-t', 'nosuch']);
+  assert.equal(nosuch.code, 1);
+  assert.match(nosuch.stderr, /can't find session: nosuch \(castellan new -s nosuch creates it/);
+  assert.equal((await env.cli(['ls'])).code, 1, 'no session was created');
+  // Without a terminal, a start that would attach fails before any server starts.
+  const notty = await env.cli(['new', '-s', 'tty']);
+  assert.equal(notty.code, 1);
+  assert.match(notty.stderr, /not a terminal.*no server was started/);
+  assert.equal((await env.cli(['ls'])).code, 1, 'no server left behind');
+
+  assert.equal((await env.cli(['new', '-d', '-s', 'keep'], { timeoutMs: 20_000 })).code, 0);
+  const stopped = await env.cli(['session', 'stop', 'keep'], { timeoutMs: 20_000 });
+  assert.match(stopped.stdout, /will be restored at the next start/);
+  const ls = await env.cli(['ls']);
+  assert.equal(ls.code, 0, ls.stderr);
+  assert.match(ls.stdout, /^keep\s+saved\s+-\s+1\s+1\s/m, ls.stdout);
+  assert.match(ls.stdout, /saved sessions come back with: castellan a -t keep/);
+  // attach -d brings a saved session back (what `a -t keep` does on a terminal).
+  const back = await env.cli(['attach', '-d', '-t', 'keep'], { timeoutMs: 20_000 });
+  assert.equal(back.code, 0, back.stderr);
+  assert.match((await env.cli(['ls'])).stdout, /^keep\s+detached\s/m);
+  assert.equal((await env.cli(['session', 'stop', 'keep', '--forget'], { timeoutMs: 20_000 })).code, 0, 'session stop --forget is accepted');
+  assert.equal((await env.cli(['ls'])).code, 1);
+});
+
+test('kill-session keeps the last state aside a day; session restore brings it back, and a --no-restore start sets the old snapshot aside', async (t) => {
+  const env = tempEnvFor(t);
+  assert.equal((await env.cli(['new', '-d', '-s', 'k'], { timeoutMs: 20_000 })).code, 0);
+  assert.equal((await env.cli(['--session', 'k', 'window', 'new'])).code, 0);
+  assert.equal((await env.cli(['kill-session', '-t', 'k'], { timeoutMs: 20_000 })).code, 0);
+  const restored = await env.cli(['session', 'restore', 'k'], { timeoutMs: 20_000 });
+  assert.equal(restored.code, 0, restored.stderr);
+  const windows = await waitFor(async () => {
+    const r = await env.cli(['--session', 'k', 'window', 'list', '--json']);
+    const w = r.code === 0 ? (JSON.parse(r.stdout) as unknown[]) : [];
+    return w.length === 2 ? w : undefined;
+  }, { timeoutMs: 15_000, message: 'the killed session came back with its two windows' });
+  assert.equal(windows.length, 2);
+  assert.equal((await env.cli(['session', 'stop', 'k'], { timeoutMs: 20_000 })).code, 0);
+  // A start that does not restore keeps the snapshot it would have written over.
+  assert.equal((await env.cli(['--no-restore', 'new', '-d', '-s', 'k'], { timeoutMs: 20_000 })).code, 0);
+  const snaps = await env.cli(['session', 'snapshots']);
+  assert.match(snaps.stdout, /^k\s+replaced/m, snaps.stdout);
+  assert.equal((await env.cli(['session', 'stop', 'k', '--forget'], { timeoutMs: 20_000 })).code, 0);
+  const again = await env.cli(['session', 'restore', 'k'], { timeoutMs: 20_000 });
+  assert.equal(again.code, 0, again.stderr);
+  await waitFor(async () => {
+    const r = await env.cli(['--session', 'k', 'window', 'list', '--json']);
+    return r.code === 0 && (JSON.parse(r.stdout) as unknown[]).length === 2 ? true : undefined;
+  }, { timeoutMs: 15_000, message: 'the replaced snapshot came back' });
+  const running = await env.cli(['session', 'restore', 'k']);
+  assert.equal(running.code, 1);
+  assert.match(running.stderr, /is running; stop it first/);
 });
 
 test("pane split -- 'echo a && echo b' runs the line through sh -c, as tmux does", async (t) => {

@@ -1,53 +1,61 @@
-// `castellan` / `castellan attach`: start the session's server if none runs, then attach this terminal.
+// `castellan attach` (tmux: attach, a): attach this terminal to a session that runs, or that a snapshot brings back.
 import { resolvePaths } from '../../platform/paths.js';
+import { listSnapshots } from '../../restore/store.js';
 import { probeSocket } from '../../server/socket-bind.js';
 import { type CliContext, defineCommand, EXIT } from '../define-command.js';
 
 /** tmux's `attach -t NAME` and `new -s NAME` name the session after the command; both mean --session NAME here. */
-function forSession(ctx: CliContext, name: string | undefined): CliContext {
+export function forSession(ctx: CliContext, name: string | undefined): CliContext {
   if (name === undefined) return ctx;
   return { ...ctx, paths: resolvePaths({ session: name, env: ctx.env }), sessionFlag: name };
 }
 
+/**
+ * Starts the session's server if none runs (`create`, or a snapshot to bring back), then attaches unless `detached`.
+ * Nothing is started for a terminal that cannot attach: a server left behind by a failed attach is a session nobody asked for.
+ */
+export async function openSession(ctx: CliContext, o: { create: boolean; detached?: boolean; window?: string }): Promise<number> {
+  // Attaching from inside one of this server's own panes would draw castellan inside itself.
+  if (!o.detached && ctx.env.CASTELLAN_ENV === '1' && !ctx.sessionFlag && ctx.env.CASTELLAN_SOCKET === ctx.paths.socket) {
+    ctx.err('castellan: already inside this castellan session (pane ' + (ctx.env.CASTELLAN_PANE_ID ?? '?') + '); use --session NAME for another one');
+    return EXIT.usage;
+  }
+  const running = await probeSocket(ctx.paths.socket);
+  if (!running && !o.create && !listSnapshots(ctx.paths).some((s) => s.session === ctx.paths.session && s.status === 'ok' && !s.problem)) {
+    ctx.err(`castellan: can't find session: ${ctx.paths.session} (castellan new -s ${ctx.paths.session} creates it; castellan ls lists them)`);
+    return EXIT.error;
+  }
+  if (!o.detached && (!process.stdin.isTTY || !process.stdout.isTTY)) {
+    ctx.err(`castellan: not a terminal, so nothing to attach${running ? '' : '; no server was started (-d starts one detached)'}`);
+    return EXIT.error;
+  }
+  if (!running) {
+    // Only when no server runs (as startDaemon): the snapshot store and its schemas are no attached client's business.
+    const { restoreChoice } = await import('../restore-choice.js');
+    const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
+    const { startDaemon } = await import('../../server/daemon.js');
+    await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore });
+  }
+  if (o.detached) {
+    ctx.out(`castellan: session ${ctx.paths.session} runs on ${ctx.paths.socket}`);
+    return EXIT.ok;
+  }
+  // Before the client loads: React and its reconciler pick their production builds (a fraction of the development
+  // builds' code and memory) from NODE_ENV when first imported, so the client is imported only now.
+  process.env.NODE_ENV = 'production';
+  const { attach } = await import('../../client/attach.js');
+  return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window: o.window });
+}
+
 export default defineCommand({
   name: 'attach',
-  usage: 'castellan [--session NAME] [--no-restore] [attach] [--window w2] [-t NAME | -s NAME] [-d]',
-  summary: 'Attach this terminal to the session, starting its server if none runs: restored from its snapshot, else one window with one shell.',
-  details: [
-    'tmux spellings work: `castellan a -t NAME`, `castellan new -s NAME` (attaches if NAME already runs, where tmux',
-    'would refuse), `castellan new -d -s NAME` (start it without attaching).',
-    '  -t, --target NAME  the session to attach to (same as --session NAME)',
-    '  -s, --name NAME    the same, as tmux\'s new-session spells it',
-    '  -d, --detached     start the session\'s server if needed and return without attaching',
-  ].join('\n'),
+  usage: 'castellan attach [-t NAME] [--window w2]   (tmux: attach, a, at, attach-session)',
+  summary: 'Attach this terminal to a running session, or to one its snapshot brings back; a session that is neither is an error, as in tmux (castellan new creates).',
+  details: ['  -t, --target NAME  the session to attach to (same as --session NAME)', '  -d, --detached     bring the session back if needed and return without attaching'].join('\n'),
   options: {
     window: { type: 'string' },
     target: { type: 'string', short: 't' },
-    name: { type: 'string', short: 's' },
     detached: { type: 'boolean', short: 'd' },
   },
-  run: async (outer, { values }) => {
-    const ctx = forSession(outer, (values.target ?? values.name) as string | undefined);
-    // Attaching from inside one of this server's own panes would draw castellan inside itself.
-    if (!values.detached && ctx.env.CASTELLAN_ENV === '1' && !ctx.sessionFlag && ctx.env.CASTELLAN_SOCKET === ctx.paths.socket) {
-      ctx.err('castellan: already inside this castellan session (pane ' + (ctx.env.CASTELLAN_PANE_ID ?? '?') + '); use --session NAME for another one');
-      return EXIT.usage;
-    }
-    if (!(await probeSocket(ctx.paths.socket))) {
-      // Only when no server runs (as startDaemon): the snapshot store and its schemas are no attached client's business.
-      const { restoreChoice } = await import('../restore-choice.js');
-      const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
-      const { startDaemon } = await import('../../server/daemon.js');
-      await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore });
-    }
-    if (values.detached) {
-      ctx.out(`castellan: session ${ctx.paths.session} runs on ${ctx.paths.socket}`);
-      return EXIT.ok;
-    }
-    // Before the client loads: React and its reconciler pick their production builds (a fraction of the development
-    // builds' code and memory) from NODE_ENV when first imported, so the client is imported only now.
-    process.env.NODE_ENV = 'production';
-    const { attach } = await import('../../client/attach.js');
-    return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window: values.window as string | undefined });
-  },
+  run: (outer, { values }) => openSession(forSession(outer, values.target as string | undefined), { create: false, detached: !!values.detached, window: values.window as string | undefined }),
 });

@@ -1,7 +1,6 @@
-// `castellan session attach NAME`: attach to (or start) a named session; same as `castellan --session NAME`.
-import { resolvePaths } from '../../platform/paths.js';
+// `castellan session attach NAME`: attach to (or start) a named session; same as `castellan new -s NAME`.
 import { defineCommand, UsageError } from '../define-command.js';
-import attach from './attach.js';
+import { forSession, openSession } from './attach.js';
 
 export default defineCommand({
   name: 'session attach',
@@ -10,7 +9,6 @@ export default defineCommand({
   positionals: true,
   run: async (ctx, { positionals }) => {
     if (positionals.length !== 1) throw new UsageError('expected one session NAME');
-    const paths = resolvePaths({ session: positionals[0], env: ctx.env });
-    return attach.run({ ...ctx, paths, sessionFlag: positionals[0] }, { values: {}, positionals: [], rest: [] });
+    return openSession(forSession(ctx, positionals[0]), { create: true });
   },
 });

@@ -1,7 +1,8 @@
-// `castellan session list`: the named sessions whose servers answer on their sockets.
+// `castellan session list` (tmux: ls): running sessions with their attached clients, and saved ones a start brings back.
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../../api/client.js';
+import { listSnapshots } from '../../restore/store.js';
 import { table } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
 
@@ -12,6 +13,12 @@ export interface SessionRow {
   pid?: number;
   windows?: number;
   panes?: number;
+  /** Attached clients (tmux's "(attached)"). */
+  attached?: number;
+  /** Not running, but its snapshot brings it back at the next start (after a crash, a reboot, `server stop`). */
+  saved?: boolean;
+  /** When the saved snapshot was written. */
+  saved_at?: string;
 }
 
 export async function listSessions(socketDir: string): Promise<SessionRow[]> {
@@ -27,11 +34,11 @@ export async function listSessions(socketDir: string): Promise<SessionRow[]> {
     const session = n === 'castellan.sock' ? 'default' : n.slice(0, -5);
     try {
       const api = await ApiClient.connect(socket, 500);
-      const ping = await api.request<{ pid: number }>('ping', {}, { timeoutMs: 1000 });
+      const ping = await api.request<{ pid: number; clients: number }>('ping', {}, { timeoutMs: 1000 });
       const w = await api.request<{ windows: unknown[] }>('window.list', {}, { timeoutMs: 1000 });
       const p = await api.request<{ panes: unknown[] }>('pane.list', {}, { timeoutMs: 1000 });
       api.close();
-      rows.push({ session, socket, running: true, pid: ping.pid, windows: w.windows.length, panes: p.panes.length });
+      rows.push({ session, socket, running: true, pid: ping.pid, windows: w.windows.length, panes: p.panes.length, attached: ping.clients });
     } catch {
       rows.push({ session, socket, running: false });
     }
@@ -41,14 +48,33 @@ export async function listSessions(socketDir: string): Promise<SessionRow[]> {
 
 export default defineCommand({
   name: 'session list',
-  usage: 'castellan session list [--all] [--json]',
-  summary: 'List named sessions with a running server (--all also shows stale sockets).',
+  usage: 'castellan session list [--all] [--json]   (tmux: ls, list-sessions)',
+  summary: 'List running sessions (attached clients, windows, panes) and saved ones that a start brings back; exit 1 when there is neither (--all also shows stale sockets).',
   options: { all: { type: 'boolean' }, json: { type: 'boolean' } },
   run: async (ctx, { values }) => {
-    const rows = (await listSessions(ctx.paths.socketDir)).filter((r) => values.all || r.running);
-    if (values.json) ctx.out(JSON.stringify(rows));
-    else if (!rows.length) ctx.out('castellan: no sessions running');
-    else ctx.out(table([['SESSION', 'PID', 'WINDOWS', 'PANES', 'SOCKET'], ...rows.map((r) => [r.session, r.running ? String(r.pid) : '(dead)', String(r.windows ?? '-'), String(r.panes ?? '-'), r.socket])]));
+    const live = await listSessions(ctx.paths.socketDir);
+    const rows = live.filter((r) => values.all || r.running);
+    // After a crash or a reboot nothing runs, but the snapshots wait: a session is not gone while one does.
+    for (const s of listSnapshots(ctx.paths)) {
+      if (s.status !== 'ok' || s.problem || live.some((r) => r.running && r.session === s.session)) continue;
+      const row: SessionRow = { session: s.session, socket: join(ctx.paths.socketDir, s.session === 'default' ? 'castellan.sock' : `${s.session}.sock`), running: false, saved: true, windows: s.windows, panes: s.panes };
+      if (s.savedAt) row.saved_at = new Date(s.savedAt).toISOString();
+      const at = rows.findIndex((r) => r.session === s.session);
+      if (at >= 0) rows[at] = row;
+      else rows.push(row);
+    }
+    if (values.json) {
+      ctx.out(JSON.stringify(rows));
+      return rows.length ? EXIT.ok : EXIT.error;
+    }
+    if (!rows.length) {
+      ctx.err(`castellan: no sessions (castellan new starts one)`);
+      return EXIT.error;
+    }
+    const state = (r: SessionRow) => (r.running ? (r.attached ? `attached (${r.attached})` : 'detached') : r.saved ? 'saved' : '(dead)');
+    ctx.out(table([['SESSION', 'STATE', 'PID', 'WINDOWS', 'PANES', 'SOCKET'], ...rows.map((r) => [r.session, state(r), r.running ? String(r.pid) : '-', String(r.windows ?? '-'), String(r.panes ?? '-'), r.socket])]));
+    const saved = rows.filter((r) => r.saved);
+    if (saved.length) ctx.out(`saved sessions come back with: ${saved.map((r) => `castellan a -t ${r.session}`).join(', ')}`);
     return EXIT.ok;
   },
 });
