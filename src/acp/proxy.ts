@@ -90,6 +90,7 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
     toAgent: (method, params) => toAgent.agent.notify(method, params),
   });
 
+
   // A request cut off by the agent's death is answered with why it died (its exit may land just after its EOF).
   const relayError = async (e: unknown): Promise<never> => {
     let t: NodeJS.Timeout | undefined;
@@ -129,6 +130,8 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
     .client({ name: 'castellan-acp' })
     .onRequest('*', async ({ method, params }) => {
       if (method === 'session/request_permission') {
+        // The agent's updates sent before this request reach the editor first (so castellan's own announce cannot race them).
+        await forwarded;
         const refusal = await gov.permission(params);
         if (refusal) return refusal;
       }
@@ -136,11 +139,15 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
       return toEditor.client.request(method, params);
     })
     .onNotification('*', async ({ method, params }) => {
-      // Forwarded first, so the editor sees the call before castellan's verdict on it.
-      const sent = forwarded.then(() => toEditor?.client.notify(method, params)).catch(() => undefined);
+      // In order; a tool update waits for castellan's verdict on its call, so an unpermitted call is never shown as a fine run.
+      const sent = forwarded
+        .then(async () => {
+          for (const p of method === 'session/update' ? await gov.relay(params) : [params]) await toEditor?.client.notify(method, p);
+        })
+        .catch(() => undefined);
       forwarded = sent;
       await sent;
-      if (method === 'session/update') await gov.update(params);
+      if (method === 'session/update') await gov.after(params);
     });
 
   toAgent = agentApp.connect(agentStream);
