@@ -30,8 +30,9 @@ export default defineCommand({
         link,
         pane: values['no-pane'] !== true,
       });
-      if (r.error) ctx.err(`castellan acp: ${r.error}`);
-      return r.code === 0 ? EXIT.ok : EXIT.error;
+      // A refused command line (code 2) was already said on stderr and to the editor.
+      if (r.error && r.code !== 2) ctx.err(`castellan acp: ${r.error}`);
+      return r.code === 0 ? EXIT.ok : r.code === 2 ? EXIT.usage : EXIT.error;
     } finally {
       link.close();
     }
