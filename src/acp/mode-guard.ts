@@ -69,11 +69,19 @@ export class ModeGuard {
   async check(method: string, params: unknown): Promise<string | undefined> {
     const p = obj(params);
     const sessionId = str(p.sessionId) ?? '';
+    // A value that is not a string is still checked (as its JSON: unknown, so refused while a tool is gated).
+    const asId = (v: unknown) => (typeof v === 'string' ? v : JSON.stringify(v) ?? 'undefined');
     let modeId: string | undefined;
-    if (method === 'session/set_mode') modeId = str(p.modeId);
+    if (method === 'session/set_mode') modeId = asId(p.modeId);
     else if (method === 'session/set_config_option') {
       const id = str(p.configId) ?? '';
-      if (this.sessions.get(sessionId)?.modeOptions.has(id) || /^mode$|[_-]mode$|approv|permission/i.test(id)) modeId = str(p.value);
+      const modeLike = this.sessions.get(sessionId)?.modeOptions.has(id) || /^mode$|[_-]mode$|approv|permission/i.test(id);
+      // A switch (`auto_approve: true`, `yolo: true`) is judged by its name and value together.
+      if (typeof p.value === 'boolean') {
+        const v = classifyMode(id);
+        const offSwitch = !p.value && v.skips.length && !v.unknown; // turning `auto_approve` off asks more, not less
+        if (!offSwitch && (modeLike || (p.value && v.skips.length && !v.unknown))) modeId = `${id}=${String(p.value)}`;
+      } else if (modeLike) modeId = asId(p.value);
     }
     if (modeId === undefined) return undefined;
     const why = await this.refusal(sessionId, modeId);

@@ -46,6 +46,13 @@ test('set_mode to a mode castellan does not know is refused while the policy gat
     const sid = await session(r);
     await assert.rejects(r.ctx.request('session/set_mode', { sessionId: sid, modeId: 'turbo\u001b[2J' }), /castellan does not know this mode.*gates edit/);
     await assert.rejects(r.ctx.request('session/set_config_option', { sessionId: sid, configId: 'mode', value: 'yolo' }), /refused mode "yolo"/);
+    await assert.rejects(r.ctx.request('session/set_config_option', { sessionId: sid, configId: 'auto_approve', value: true }), /refused mode "auto_approve=true": it runs tools without asking/);
+    await assert.rejects(r.ctx.request('session/set_mode', { sessionId: sid, modeId: { id: 'default' } }), /castellan does not know this mode/);
+    assert.ok(!agentSaw(r).includes('set_config_option') && !agentSaw(r).includes('set_mode'), 'none of them reached the agent');
+    await r.ctx.request('session/set_config_option', { sessionId: sid, configId: 'auto_approve', value: false }).catch(() => undefined);
+    assert.ok(agentSaw(r).includes('"configId":"auto_approve","value":false'), 'turning auto-approve off is relayed');
+    // A switch whose name says nothing about asking, and the model option, are the agent's business.
+    await assert.rejects(r.ctx.request('session/set_config_option', { sessionId: sid, configId: 'model', value: 'fast' }), (e: Error) => !/castellan/.test(e.message));
   } finally {
     await r.close();
   }
