@@ -4,10 +4,13 @@ import { Readable, Writable } from 'node:stream';
 import type { ServerLink } from '../hooks/emit.js';
 import type { GovEvent, GovernOptions } from '../hooks/pipeline.js';
 import type { Paths } from '../platform/paths.js';
+import { strictestGate } from './gates.js';
 import { Governor } from './governor.js';
 import { LineGuard, MAX_LINE_BYTES } from './line-guard.js';
+import { ModeGuard } from './mode-guard.js';
+import { unaskedFlags } from './modes.js';
 import { Presence } from './presence.js';
-import { loadSdk } from './sdk.js';
+import { loadSdk, type AcpSdk } from './sdk.js';
 
 export interface AcpProxyOptions {
   /** The ACP agent to run (`gemini --acp`). */
@@ -45,11 +48,46 @@ function tooLarge(head: string, bytes: number, max: number): string {
   return `${JSON.stringify({ jsonrpc: '2.0', id: idFrom(head), error: { code: -32600, message: `Invalid request: message of ${bytes} bytes is over the ${max}-byte limit; dropped` } })}\n`;
 }
 
-/** Runs the proxy until the editor goes away (0) or the agent dies or cannot start (1). */
+/**
+ * Why the agent's own command line must not start: a flag that makes it run tools without asking while the policy gates
+ * one of them. Refused rather than stripped: castellan cannot know every spelling an agent accepts, and an agent started
+ * with other flags than the user wrote behaves unlike what they configured; the message names the flag and the policy.
+ */
+async function flagRefusal(o: AcpProxyOptions, agentName: string): Promise<string | undefined> {
+  const hits = unaskedFlags(o.command);
+  if (!hits.length) return undefined;
+  const tools = [...new Set(hits.flatMap((h) => [...h.skips]))];
+  const gate = await strictestGate(tools, o.cwd, { env: o.env, paths: o.paths, ...o.govern });
+  if (!gate) return undefined;
+  const flags = hits.map((h) => h.flag).join(', ');
+  return `castellan acp refused to start ${agentName}: ${flags} makes it run tools without asking for permission, and castellan's policy gates ${gate.tool} (${gate.reason}). Remove ${hits.length > 1 ? 'those flags' : 'that flag'}: castellan governs each call through the agent's permission requests.`;
+}
+
+/** The editor is answered with the refusal until it goes away, so it can show why (editors show a failed initialize). */
+async function serveRefusal(sdk: AcpSdk, o: AcpProxyOptions, max: number, why: string): Promise<{ code: number; error: string }> {
+  o.err(`${why}\n`);
+  const fromEditor = o.input.pipe(new LineGuard(max, (bytes, head) => o.output.write(tooLarge(head, bytes, max))));
+  const stream = sdk.ndJsonStream(Writable.toWeb(o.output) as WritableStream<Uint8Array>, Readable.toWeb(fromEditor) as ReadableStream<Uint8Array>, { maxMessageBytes: max * 2 });
+  const conn = sdk
+    .agent({ name: 'castellan-acp' })
+    .onRequest('*', () => {
+      throw new sdk.RequestError(CASTELLAN_ERROR, why);
+    })
+    .onNotification('*', () => undefined)
+    .connect(stream);
+  await conn.closed;
+  o.input.unpipe();
+  o.output.end?.();
+  return { code: 2, error: why };
+}
+
+/** Runs the proxy until the editor goes away (0), the agent dies or cannot start (1), or its flags are refused (2). */
 export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; error?: string }> {
   const sdk = await loadSdk();
   const max = o.maxLineBytes ?? MAX_LINE_BYTES;
   const agentName = o.command[0].split('/').pop() ?? 'agent';
+  const refused = await flagRefusal(o, agentName);
+  if (refused) return serveRefusal(sdk, o, max, refused);
   const presence = await Presence.open({ socket: o.paths.socket, agent: agentName, logFile: `${o.paths.stateDir}/acp/${process.pid}-${Date.now()}.log`, cwd: o.cwd, pane: o.pane !== false });
   presence.log(`castellan acp: ${o.command.join(' ')} (in ${o.cwd})`);
 
@@ -89,6 +127,15 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
     toEditor: (method, params) => toEditor?.client.notify(method, params) ?? Promise.resolve(),
     toAgent: (method, params) => toAgent.agent.notify(method, params),
   });
+  const modes = new ModeGuard({
+    governOpts: { env: o.env, paths: o.paths, link: o.link ?? null, ...o.govern },
+    cwdOf: (id) => gov.cwdOf(id),
+    requestAgent: (method, params) => toAgent.agent.request(method, params),
+    notifyAgent: (method, params) => toAgent.agent.notify(method, params),
+    toEditor: (method, params) => toEditor?.client.notify(method, params) ?? Promise.resolve(),
+    record: (e, id) => gov.record(e, id),
+    log: (line) => presence.log(line),
+  });
 
   // A request cut off by the agent's death is answered with why it died (its exit may land just after its EOF).
   const relayError = async (e: unknown): Promise<never> => {
@@ -107,10 +154,17 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
       if (gone) throw new sdk.RequestError(CASTELLAN_ERROR, `castellan acp: ${gone}`);
       inFlight++;
       try {
+        // A mode that would run gated tools unasked never reaches the agent; the editor gets the policy's reason.
+        const modeRefused = await modes.check(method, params);
+        if (modeRefused) throw new sdk.RequestError(CASTELLAN_ERROR, modeRefused);
         if (method === 'session/prompt') gov.turn(params, 'start');
         const r = await toAgent.agent.request(method, params).catch(relayError);
         await forwarded;
+        if (method === 'session/set_mode') modes.changed(method, params);
         if (method === 'session/new' || method === 'session/load' || method === 'session/resume') {
+          const id = (r as { sessionId?: string } | null)?.sessionId ?? (params as { sessionId?: string } | null)?.sessionId;
+          const badMode = typeof id === 'string' ? await modes.opened(id, r) : undefined;
+          if (badMode) throw new sdk.RequestError(CASTELLAN_ERROR, badMode);
           const refused = await gov.sessionStarted(method, params, r);
           if (refused) throw new sdk.RequestError(CASTELLAN_ERROR, refused);
         }
@@ -129,6 +183,8 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
     .client({ name: 'castellan-acp' })
     .onRequest('*', async ({ method, params }) => {
       if (method === 'session/request_permission') {
+        // The agent's updates sent before this request reach the editor first (so castellan's own announce cannot race them).
+        await forwarded;
         const refusal = await gov.permission(params);
         if (refusal) return refusal;
       }
@@ -136,11 +192,15 @@ export async function runAcpProxy(o: AcpProxyOptions): Promise<{ code: number; e
       return toEditor.client.request(method, params);
     })
     .onNotification('*', async ({ method, params }) => {
-      // Forwarded first, so the editor sees the call before castellan's verdict on it.
-      const sent = forwarded.then(() => toEditor?.client.notify(method, params)).catch(() => undefined);
+      // In order; a tool update waits for castellan's verdict on its call, so an unpermitted call is never shown as a fine run.
+      const sent = forwarded
+        .then(async () => {
+          for (const p of method === 'session/update' ? await gov.relay(params) : [params]) await toEditor?.client.notify(method, p);
+        })
+        .catch(() => undefined);
       forwarded = sent;
       await sent;
-      if (method === 'session/update') await gov.update(params);
+      if (method === 'session/update') await Promise.all([gov.after(params), modes.agentChanged(params)]);
     });
 
   toAgent = agentApp.connect(agentStream);

@@ -49,3 +49,24 @@ test('castellan acp without an agent is a usage error (exit 2)', async () => {
   assert.equal(code, 2);
   assert.match(err, /give the agent after --/);
 });
+
+test('castellan acp -- AGENT --yolo under shell = "deny" is refused with exit 2 and the reason on stderr; the agent never starts', async () => {
+  const home = mkdtempSync(join(tmpdir(), 'cacpbin-'));
+  const { mkdirSync, writeFileSync, existsSync } = await import('node:fs');
+  mkdirSync(join(home, '.castellan'));
+  writeFileSync(join(home, '.castellan', 'config.toml'), '[governance.permissions]\nshell = "deny"\n');
+  const env = { HOME: home, PATH: process.env.PATH ?? '/usr/bin:/bin', LANG: 'C.UTF-8', FAKE_ACP_LOG: join(home, 'agent-in.log') };
+  const child = spawn(process.execPath, [BIN, 'acp', '--no-pane', '--', process.execPath, FAKE_AGENT, '--yolo'], { env, cwd: home, stdio: ['pipe', 'pipe', 'pipe'] });
+  try {
+    let err = '';
+    child.stderr.on('data', (d) => (err += d));
+    const code = new Promise<number | null>((r) => child.on('exit', (c) => r(c)));
+    child.stdin.end();
+    assert.equal(await code, 2);
+    assert.match(err, /castellan acp refused to start node: --yolo makes it run tools without asking for permission, and castellan's policy gates shell/);
+    assert.equal(existsSync(env.FAKE_ACP_LOG), false, 'the agent never started');
+  } finally {
+    child.kill('SIGKILL');
+    rmSync(home, { recursive: true, force: true });
+  }
+});

@@ -11,7 +11,9 @@ export default defineCommand({
     'agent goes through castellan (PreToolUse hooks, [governance.permissions], plan verify, PostToolUse); a denial reaches the',
     'editor as a failed tool call with castellan\'s reason. Governance events reach the editor as `_castellan/event`',
     'notifications, the server\'s event stream and the audit log. SessionStart/SessionEnd hooks fire on ACP sessions. With a',
-    'server running, a pane shows the session log and its state (`castellan herd list`); --no-pane skips it. See docs/acp.md.',
+    'server running, a pane shows the session log and its state (`castellan herd list`); --no-pane skips it. While the policy',
+    'gates a tool, modes that run it without asking (set_mode yolo) are refused and agent flags such as --yolo stop the start',
+    '(exit 2). See docs/acp.md.',
   ].join('\n'),
   options: { 'no-pane': { type: 'boolean' } },
   run: async (ctx, { values, rest }) => {
@@ -30,8 +32,9 @@ export default defineCommand({
         link,
         pane: values['no-pane'] !== true,
       });
-      if (r.error) ctx.err(`castellan acp: ${r.error}`);
-      return r.code === 0 ? EXIT.ok : EXIT.error;
+      // A refused command line (code 2) was already said on stderr and to the editor.
+      if (r.error && r.code !== 2) ctx.err(`castellan acp: ${r.error}`);
+      return r.code === 0 ? EXIT.ok : r.code === 2 ? EXIT.usage : EXIT.error;
     } finally {
       link.close();
     }
