@@ -21,7 +21,9 @@ export async function strictestGate(tools: readonly string[], cwd: string, opts:
   for (const tool of tools) {
     let g: Gate | undefined;
     try {
-      const r = await decidePreToolUse({ tool, argv: [], cwd }, probe);
+      // A command known only when it runs: command rules ("git push" = "deny" in an agent worktree) match it, so a tool
+      // that such a rule would stop counts as gated too (command-match.ts counts `$ANY_COMMAND` as anything).
+      const r = await decidePreToolUse({ tool, argv: ['/bin/sh', '-c', '$ANY_COMMAND'], cwd }, probe);
       if (!r) g = { tool, kind: 'hooks', reason: `PreToolUse hooks must see every ${tool} call` };
       else if (r.decision === 'deny') g = { tool, kind: 'deny', reason: r.reason ?? `castellan denies ${tool}` };
       else if (r.decision === 'ask') g = { tool, kind: 'ask', reason: r.reason ?? `the permission policy asks before ${tool} runs` };
