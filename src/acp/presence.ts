@@ -47,7 +47,7 @@ export class Presence {
   report(state: PresenceState, message?: string): void {
     if (!this.link || !this.paneId) return;
     const p = this.link
-      .request('pane.report_agent', { pane_id: this.paneId, agent: this.agent, state, source: 'hook', seq: ++this.seq, ...(message ? { message: message.slice(0, 2000) } : {}) }, 2000)
+      .request('pane.report_agent', { pane_id: this.paneId, agent: this.agent, state, source: 'hook', integration: true, seq: ++this.seq, ...(message ? { message: message.slice(0, 2000) } : {}) }, 2000)
       .catch(() => undefined);
     this.pending.push(p);
   }

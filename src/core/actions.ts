@@ -88,6 +88,8 @@ export const actionSchema = z.discriminatedUnion('type', [
     message: z.string().max(2000).optional(),
     seq: z.number().int().nonnegative().optional(),
     sessionId: z.string().max(200).optional(),
+    /** Sent by castellan's own integration of an agent known to leave states unreported: the screen may correct it. */
+    integration: z.boolean().optional(),
   }),
   z.object({ type: z.literal('agent.reset'), ...paneTarget }),
   z.object({ type: z.literal('agent.wait_mark'), ...paneTarget, on: z.boolean().optional() }),

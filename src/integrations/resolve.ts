@@ -106,7 +106,7 @@ export const REPORTED_FIELD = 'castellan_reported';
 /** One event's pane.report_agent, as the spawned bridge and the server's hook.event both send it. */
 export interface PlannedReport {
   /** pane.report_agent params without pane_id and seq. */
-  report: { agent: string; state: Resolved['state']; source: 'hook' | 'api'; message?: string; session_id?: string };
+  report: { agent: string; state: Resolved['state']; source: 'hook' | 'api'; message?: string; session_id?: string; integration: true };
   /** Skip the report while the pane's badge is one of these. */
   unless?: readonly Resolved['state'][];
   /** After a report the server took, hand the pane back to heuristics (pane.reset_agent). */
@@ -121,7 +121,7 @@ export function planReport(table: HarnessTable, event: string, payload: unknown)
   if (isSkip(r)) return r;
   const sessionId = sessionIdOf(payload, r.row.mainThreadField);
   return {
-    report: { agent: table.agent, state: r.state, source: r.lock ? 'hook' : 'api', ...(r.message ? { message: r.message } : {}), ...(sessionId ? { session_id: sessionId } : {}) },
+    report: { agent: table.agent, state: r.state, source: r.lock ? 'hook' : 'api', integration: true, ...(r.message ? { message: r.message } : {}), ...(sessionId ? { session_id: sessionId } : {}) },
     ...(r.unless?.length ? { unless: r.unless } : {}),
     release: r.release,
   };

@@ -238,7 +238,8 @@ export class DetectionLoop {
     if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
     const hook = pane.agent.hook;
     const cur = p.detector.current();
-    const hookEnds = hook ? overrideAt(p, hook) : undefined;
+    // Only castellan's own integration's reports: a user's script that reported a state meant it (until reset or its next report).
+    const hookEnds = hook?.integration ? overrideAt(p, hook) : undefined;
     if (hookEnds !== undefined && now >= hookEnds) {
       this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: cur!.state, rule: `${cur!.rule ?? 'screen'} (hook report went stale)`, overrideHook: true });
     }
@@ -251,7 +252,7 @@ export class DetectionLoop {
     p.timer = undefined;
     let at = p.detector.nextTickAt();
     const hook = this.host.state().panes[id]?.agent.hook;
-    const staleAt = hook ? overrideAt(p, hook) : undefined;
+    const staleAt = hook?.integration ? overrideAt(p, hook) : undefined;
     if (staleAt !== undefined) at = at === undefined ? staleAt : Math.min(at, staleAt);
     if (at === undefined) return;
     p.timer = this.clock.setTimeout(() => {

@@ -10,7 +10,7 @@ export function explainPane(st: State, detection: Pick<DetectionLoop, 'explain'>
   return {
     pane_id: pane,
     badge: { state: p.agent.state, agent: p.agent.agent, source: p.agent.source, since: p.agent.since, message: p.agent.message },
-    hook: p.agent.hook ? { state: p.agent.hook.state, agent: p.agent.hook.agent, at: p.agent.hook.at, message: p.agent.hook.message } : null,
+    hook: p.agent.hook ? { state: p.agent.hook.state, agent: p.agent.hook.agent, at: p.agent.hook.at, message: p.agent.hook.message, integration: p.agent.hook.integration === true } : null,
     heuristic: p.agent.heuristic ?? null,
     identification: x?.identification ?? null,
     reading: x?.reading ?? null,

@@ -120,7 +120,7 @@ export async function replay(stream: Stream, opts: { hooks?: boolean } = {}): Pr
         if (res.unless?.includes(cur)) continue;
         hooks.push({ t: r.t, state: res.state });
         if (loop.screenOutranks(PANE, res.state)) continue; // as pane.report_agent does
-        dispatch({ type: 'agent.report', pane: PANE, agent: meta.agent, state: res.state, source: 'hook' } as AnyAction);
+        dispatch({ type: 'agent.report', pane: PANE, agent: meta.agent, state: res.state, source: 'hook', integration: true } as AnyAction);
         loop.hookReported(PANE); // as pane.report_agent does
       }
     }

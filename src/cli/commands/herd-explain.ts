@@ -5,7 +5,7 @@ import { defineCommand, EXIT } from '../define-command.js';
 interface Explained {
   pane_id: string;
   badge: { state: string; agent?: string; source?: string; since: number; message?: string };
-  hook: { state: string; agent: string; at: number } | null;
+  hook: { state: string; agent: string; at: number; integration?: boolean } | null;
   identification: { agent?: string; source: string; why?: string } | null;
   reading: { state: string; rule?: string; confidence: string; busy: boolean } | null;
   matches: Array<{ rule: string; state: string; priority: number; plain: boolean; busy: boolean }>;
@@ -31,7 +31,7 @@ export default defineCommand({
       ctx.out(`${pane}: ${x.badge.agent ?? '(no agent)'} ${x.badge.state} (from ${x.badge.source ?? 'nothing yet'}, since ${age(x.badge.since)})`);
       if (x.badge.message) ctx.out(`  message:   ${JSON.stringify(x.badge.message)}`);
       ctx.out(`  agent:     ${x.identification?.agent ?? 'none'} (${x.identification?.source ?? '-'}${x.identification?.why ? ': ' + x.identification.why : ''})`);
-      ctx.out(`  hook:      ${x.hook ? `${x.hook.agent} ${x.hook.state}, ${age(x.hook.at)} — outranks the screen until reset` : 'no hook report (screen heuristics decide)'}`);
+      ctx.out(`  hook:      ${x.hook ? `${x.hook.agent} ${x.hook.state}, ${age(x.hook.at)} — ${x.hook.integration ? 'from castellan\'s integration: a screen that plainly shows otherwise corrects it' : 'holds against the screen until reset or the next report'}` : 'no hook report (screen heuristics decide)'}`);
       ctx.out(`  screen:    ${x.reading ? `${x.reading.state} by ${x.reading.rule ?? 'fallback'} (${x.reading.confidence}${x.reading.busy ? ', busy marker' : ''})` : 'no reading yet'}`);
       ctx.out(`  title:     ${JSON.stringify(x.title)}`);
       ctx.out(`  matching rules now:${x.matches.length ? '' : ' none'}`);
