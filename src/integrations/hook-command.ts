@@ -38,6 +38,24 @@ export interface HookIO {
   deadlineAt?: number;
   /** The audited hook process (the door's requester: the pid the Node bridge would have). */
   pid?: number;
+  /** Tests: GATE_ANSWER_MS. */
+  gateMs?: number;
+}
+
+/**
+ * A tool call the bridge has not judged by then is denied. Each step has its own deadline (connect, each reply, the
+ * payload read, governance hooks, a prompt), but their sum is not bounded by one; the installed hook's timeout is 120 s,
+ * and an agent whose hook times out runs the tool (issue 28). The margin covers the door's own wait and Node's start.
+ */
+export const GATE_ANSWER_MS = 100_000;
+
+/** `judged`, or past `ms` the deny the caller gives. The timer is not unref'd: a judgement stuck on a promise with no handle left would otherwise let Node exit silently, with no answer, an allow. */
+function byDeadline<T>(judged: Promise<T>, ms: number, late: () => T): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const miss = new Promise<T>((resolve) => {
+    timer = setTimeout(() => resolve(late()), ms);
+  });
+  return Promise.race([judged, miss]).finally(() => clearTimeout(timer));
 }
 
 const stdio = (stream: 'stdout' | 'stderr', text: string) => (stream === 'stdout' ? writeOut(text) : writeErr(text));
@@ -108,16 +126,24 @@ export async function runHook(agentCtx: HookContext, positionals: string[], io: 
   // Tool events also go through castellan's governance (the server decides when it can, else the pipeline here, loaded
   // only once the report is through, so its synchronous load cannot eat the report's deadlines); the answer is the only
   // thing this command ever prints.
-  const governed =
+  const judge = () =>
     isAgentName(agent) && kind
-      ? await governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report, link, serverOnly: io.serverOnly, deadlineAt: io.deadlineAt, pid: io.pid }), ctx.paths.stateDir, agent, gating).catch(
+      ? governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report, link, serverOnly: io.serverOnly, deadlineAt: io.deadlineAt, pid: io.pid }), ctx.paths.stateDir, agent, gating).catch(
           // The door's report is through before it hands the call on (the bridge then reports with its later seq).
           async (e: unknown) => {
             await report;
             throw e;
           },
         )
-      : undefined;
+      : Promise.resolve(undefined);
+  // The door's run has the door's own deadline (hook.decide's deadlineAt; door.sh then hands the call on).
+  const gateMs = io.gateMs ?? GATE_ANSWER_MS;
+  const governed = await (gating && isAgentName(agent) && !io.serverOnly
+    ? byDeadline(judge(), gateMs, () => {
+        bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} denied: not judged within ${gateMs} ms`);
+        return denyAnswer(agent, `the tool call was not judged within ${gateMs >= 1000 ? `${Math.round(gateMs / 1000)} s` : `${gateMs} ms`}; denied`);
+      })
+    : judge());
   // A pane started by `castellan agent start` carries its agent id: that agent's own hooks answer its other events.
   const own =
     !governed && isAgentName(agent) && ctx.env.CASTELLAN_AGENT_ID

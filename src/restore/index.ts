@@ -7,6 +7,7 @@ import type { Paths } from '../platform/paths.js';
 import { applyRestore, type ApplyHost } from './apply.js';
 import { Capture, type CaptureHost, type LivePane } from './capture.js';
 import { unpackHistory } from './history.js';
+import { onPath } from './on-path.js';
 import { planRestore } from './plan.js';
 import type { Snapshot } from './schema.js';
 import { dropSnapshot, readSnapshot, setAsideSnapshot } from './store.js';
@@ -55,6 +56,8 @@ export interface SnapshotHost extends Omit<CaptureHost, 'pane'>, Omit<ApplyHost,
   shell(): string[];
   /** `[session] relaunch` from the user layer only. */
   relaunch(): string[];
+  /** The PATH the panes' shells search: a relaunched program is typed by name and found there. */
+  pathEnv(): string | undefined;
 }
 
 /** After a restore the snapshot on disk still describes the session: no rewrite while the panes repaint their history. */
@@ -88,7 +91,8 @@ export class SessionSnapshots {
 
   /** Installs the snapshot's shape and paints its panes; false when the reducer refused it (the caller starts fresh). */
   restore(loaded: LoadedSnapshot, size: { cols?: number; rows?: number }): boolean {
-    const plan = planRestore(loaded.snapshot, { shell: this.h.shell(), relaunch: this.h.relaunch(), isDir, fallbackCwd: this.h.cwd, ...size }, loaded.histories);
+    const pathEnv = this.h.pathEnv();
+    const plan = planRestore(loaded.snapshot, { shell: this.h.shell(), relaunch: this.h.relaunch(), isDir, fallbackCwd: this.h.cwd, onPath: (name, path) => onPath(name, path, pathEnv), ...size }, loaded.histories);
     try {
       this.h.dispatch(plan.action);
     } catch (e) {

@@ -14,6 +14,12 @@ export interface PlanContext {
   isDir(path: string): boolean;
   /** Where a pane goes when its directory is gone. */
   fallbackCwd: string;
+  /**
+   * Is the file at absolute `path` the one PATH finds for `name` (on-path.ts)? A relaunch types the name into the pane's
+   * shell, so a program recorded at a path comes back only when that path is what the name runs. Without it, only a
+   * program recorded by its bare name matches.
+   */
+  onPath?(name: string, path: string): boolean;
   cols?: number;
   rows?: number;
 }
@@ -45,18 +51,33 @@ export const shellQuote = (argv: readonly string[]): string => argv.map((a) => (
 const INTERPRETERS = /^(?:node|nodejs|bun|deno|python[\d.]*|ruby|perl)$/;
 const show = (argv: readonly string[]): string => stripControls(argv.join(' '), '?').slice(0, 160);
 
-/** The command lines a `[session] relaunch` entry can be compared with: `htop`, `/usr/bin/htop -d 5`, `node /x/npm run dev` → `npm run dev`. */
-function spellings(argv: readonly string[]): string[] {
-  if (!argv.length) return [];
-  const out = [[basename(argv[0]), ...argv.slice(1)].join(' ')];
-  if (INTERPRETERS.test(basename(argv[0])) && argv[1]) out.push([basename(argv[1]), ...argv.slice(2)].join(' '));
-  return out;
+/**
+ * Is `recorded` (a snapshot's argv word: hostile) the program an entry names? The entry's own word (a bare name, or a
+ * path the user wrote), or an absolute path that is the very file PATH finds for that bare name. `evil/htop`, `../htop`
+ * and `/tmp/x/htop` are other programs that happen to share a base name.
+ */
+function sameProgram(recorded: string, word: string, onPath: PlanContext['onPath']): boolean {
+  if (recorded === word) return true;
+  return !word.includes('/') && recorded.startsWith('/') && basename(recorded) === word && !!onPath?.(word, recorded);
 }
 
-export function allowedToRelaunch(argv: readonly string[], relaunch: readonly string[]): boolean {
-  const wanted = new Set(relaunch.map((r) => r.trim().replace(/\s+/g, ' ')).filter(Boolean));
-  // Exact command lines only: an entry "npm" must not let `npm run anything` come back.
-  return spellings(argv).some((s) => wanted.has(s));
+const sameArgs = (a: readonly string[], b: readonly string[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+
+/**
+ * The `[session] relaunch` entry whose whole command line the recorded argv is, as its words (what is typed), or
+ * undefined. Word for word: an entry "npm" must not let `npm run anything` come back, nor "htop" an `htop -d 1; ...`. A
+ * script its interpreter ran (`node /usr/local/bin/npm run dev`, from `#!/usr/bin/env node`) is its script's command line.
+ */
+export function relaunchLine(argv: readonly string[], relaunch: readonly string[], onPath?: PlanContext['onPath']): string[] | undefined {
+  if (!argv.length) return undefined;
+  for (const entry of relaunch) {
+    const words = entry.trim().split(/\s+/).filter(Boolean);
+    if (!words.length) continue;
+    if (sameProgram(argv[0]!, words[0]!, onPath) && sameArgs(argv.slice(1), words.slice(1))) return words;
+    const interp = basename(argv[0]!);
+    if (INTERPRETERS.test(interp) && argv.length > 1 && sameProgram(argv[0]!, interp, onPath) && sameProgram(argv[1]!, words[0]!, onPath) && sameArgs(argv.slice(2), words.slice(1))) return words;
+  }
+  return undefined;
 }
 
 function when(at: number): string {
@@ -84,7 +105,9 @@ function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: s
     return { history, note: `${head} — ${p.agent.name} was running (${show(fg)}); castellan does not know how to resume it` };
   }
   if (p.kind === 'program' && fg.length) {
-    if (allowedToRelaunch(fg, ctx.relaunch)) return { history, note: `${head} — relaunching ${show(fg)} ([session] relaunch)`, typed: shellQuote(fg) };
+    // Typed as the user wrote it: the program by its name, found on PATH by the pane's shell, never the path recorded.
+    const line = relaunchLine(fg, ctx.relaunch, ctx.onPath);
+    if (line) return { history, note: `${head} — relaunching ${show(line)} ([session] relaunch)`, typed: shellQuote(line) };
     return { history, note: `${head} — was running: ${show(fg)} (not relaunched; add it to [session] relaunch in ~/.castellan/config.toml)` };
   }
   return { history, note: head };

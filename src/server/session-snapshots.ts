@@ -53,6 +53,7 @@ export function makeSnapshots(d: SnapshotDeps, forced = false): SessionSnapshots
     adopt: d.agents ? (p) => d.agents!.adopt(p) : undefined,
     // Only the user's own file may name programs to start again: a repository's castellan.toml never does.
     relaunch: () => d.config.loaded.layers.find((l) => l.layer === 'user')?.value.session?.relaunch ?? [],
+    pathEnv: () => d.env.PATH,
     sessionStart: async (p) => {
       const r = await governSessionStart(
         { goalId: `resume-${p.pane}`, plugin: p.agent, paneId: p.pane, cwd: p.cwd, command: p.argv, resumed: true },

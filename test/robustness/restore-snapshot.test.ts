@@ -196,7 +196,9 @@ test('relaunch: exact command lines from the list only', () => {
   const s = good();
   s.windows[0].panes[0] = { id: 'w1:p1', command: ['/bin/sh'], cwd: '/', kind: 'program', foreground: ['/usr/bin/htop', '-d', '5'], inShell: true };
   assert.equal(planRestore(s, { ...ctx, relaunch: ['htop'] }).panes.get('w1:p1')!.typed, undefined);
-  assert.equal(planRestore(s, { ...ctx, relaunch: ['htop -d 5'] }).panes.get('w1:p1')!.typed, '/usr/bin/htop -d 5');
+  // Recorded at a path: relaunched only when PATH finds that file for the name, and typed by name (test/restore/relaunch.test.ts).
+  assert.equal(planRestore(s, { ...ctx, relaunch: ['htop -d 5'] }).panes.get('w1:p1')!.typed, undefined);
+  assert.equal(planRestore(s, { ...ctx, relaunch: ['htop -d 5'], onPath: (n, p) => p === `/usr/bin/${n}` }).panes.get('w1:p1')!.typed, 'htop -d 5');
   s.windows[0].panes[0].foreground = ['node', '/usr/lib/node_modules/npm/bin/npm-cli.js', 'run', 'dev'];
   assert.equal(planRestore(s, { ...ctx, relaunch: ['npm run dev'] }).panes.get('w1:p1')!.typed, undefined);
   s.windows[0].panes[0].foreground = ['npm', 'run', 'dev'];
