@@ -1,6 +1,7 @@
 // The review's actions on an agent's worktree: commit, merge into base, rebase on base, discard. Refused whole or done whole.
 import { existsSync, rmSync } from 'node:fs';
-import { git, GitError, gitOk, firstLines } from './git.js';
+import { WorktreeError } from './errors.js';
+import { git, gitOk, firstLines } from './git.js';
 import type { WorktreeRecord } from './record.js';
 
 /** One git-changing operation per repository at a time: a second merge is told so, not interleaved. */
@@ -8,7 +9,7 @@ const busy = new Map<string, string>();
 
 export async function exclusive<T>(r: WorktreeRecord, what: string, fn: () => Promise<T>): Promise<T> {
   const running = busy.get(r.commonDir);
-  if (running) throw new GitError(`another operation (${running}) is running on this repository; try again when it is done`, 'busy');
+  if (running) throw new WorktreeError(`another operation (${running}) is running on this repository; try again when it is done`, 'busy');
   busy.set(r.commonDir, what);
   try {
     return await fn();
@@ -18,7 +19,7 @@ export async function exclusive<T>(r: WorktreeRecord, what: string, fn: () => Pr
 }
 
 function present(r: WorktreeRecord): void {
-  if (!existsSync(r.path)) throw new GitError(`the worktree ${r.path} is gone (deleted by hand?): \`castellan worktree discard\` forgets it (its branch ${r.branch} is kept if it has unmerged commits)`, 'worktree_missing');
+  if (!existsSync(r.path)) throw new WorktreeError(`the worktree ${r.path} is gone (deleted by hand?): \`castellan worktree discard\` forgets it (its branch ${r.branch} is kept if it has unmerged commits)`, 'worktree_missing');
 }
 
 async function dirty(cwd: string, untracked = true): Promise<string[]> {
@@ -30,7 +31,7 @@ export async function commit(r: WorktreeRecord, message: string): Promise<{ comm
   present(r);
   return exclusive(r, 'commit', async () => {
     const changed = await dirty(r.path);
-    if (!changed.length) throw new GitError('nothing to commit: the worktree has no changes', 'nothing_to_do');
+    if (!changed.length) throw new WorktreeError('nothing to commit: the worktree has no changes', 'nothing_to_do');
     await gitOk(['add', '-A'], { cwd: r.path, what: 'git add' });
     await gitOk(['commit', '--no-verify', '-q', '-m', message], { cwd: r.path, what: 'git commit' });
     return { commit: (await gitOk(['rev-parse', 'HEAD'], { cwd: r.path })).trim(), files: changed.length };
@@ -42,7 +43,7 @@ async function conflicts(repo: string, ours: string, theirs: string): Promise<{ 
   const m = await git(['merge-tree', '--write-tree', '--name-only', '--no-messages', ours, theirs], { cwd: repo, timeoutMs: 30_000 });
   if (m.exitCode === 0) return { tree: m.stdout.split('\n')[0].trim(), files: [] };
   if (m.exitCode === 1) return { files: m.stdout.split('\n').slice(1).filter(Boolean) };
-  throw new GitError(`git merge-tree failed: ${firstLines(m.stderr)}`);
+  throw new WorktreeError(`git merge-tree failed: ${firstLines(m.stderr)}`);
 }
 
 /** Where the base branch is checked out, if anywhere. */
@@ -64,24 +65,24 @@ export type MergeResult = { merged: true; mode: 'fast-forward' | 'merge'; commit
  */
 export async function merge(r: WorktreeRecord): Promise<MergeResult> {
   present(r);
-  if (!r.base) throw new GitError('the worktree was made from a detached HEAD: there is no base branch to merge into', 'no_base');
+  if (!r.base) throw new WorktreeError('the worktree was made from a detached HEAD: there is no base branch to merge into', 'no_base');
   return exclusive(r, 'merge', async () => {
-    if ((await dirty(r.path)).length) throw new GitError('the worktree has uncommitted changes: commit them first (review: c)', 'uncommitted');
+    if ((await dirty(r.path)).length) throw new WorktreeError('the worktree has uncommitted changes: commit them first (review: c)', 'uncommitted');
     const baseRef = `refs/heads/${r.base}`;
     const [baseSha, tip] = (await Promise.all([gitOk(['rev-parse', baseRef], { cwd: r.repo }), gitOk(['rev-parse', `refs/heads/${r.branch}`], { cwd: r.repo })])).map((s) => s.trim());
-    if ((await git(['merge-base', '--is-ancestor', tip, baseSha], { cwd: r.repo, timeoutMs: 5000 })).exitCode === 0) throw new GitError(`nothing to merge: ${r.base} already has every commit of ${r.branch}`, 'nothing_to_do');
+    if ((await git(['merge-base', '--is-ancestor', tip, baseSha], { cwd: r.repo, timeoutMs: 5000 })).exitCode === 0) throw new WorktreeError(`nothing to merge: ${r.base} already has every commit of ${r.branch}`, 'nothing_to_do');
     const ff = (await git(['merge-base', '--is-ancestor', baseSha, tip], { cwd: r.repo, timeoutMs: 5000 })).exitCode === 0;
     const c = ff ? { files: [] as string[], tree: undefined } : await conflicts(r.repo, baseSha, tip);
     if (c.files.length) return { merged: false, conflicts: c.files };
     const msg = `Merge branch '${r.branch}' (castellan review)`;
     const at = await checkedOutAt(r);
     if (at) {
-      if ((await dirty(at, false)).length) throw new GitError(`${r.base} is checked out in ${at} with uncommitted changes: commit or stash them, then merge`, 'dirty_base');
+      if ((await dirty(at, false)).length) throw new WorktreeError(`${r.base} is checked out in ${at} with uncommitted changes: commit or stash them, then merge`, 'dirty_base');
       const m = await git(ff ? ['merge', '--ff-only', '-q', tip] : ['merge', '--no-ff', '--no-edit', '-q', '-m', msg, tip], { cwd: at, timeoutMs: 60_000 });
       if (m.exitCode !== 0) {
         // merge-tree said clean, so this is something else (an untracked file in the way): put the base back as it was.
         if ((await git(['rev-parse', '-q', '--verify', 'MERGE_HEAD'], { cwd: at, timeoutMs: 5000 })).exitCode === 0) await git(['merge', '--abort'], { cwd: at, timeoutMs: 30_000 });
-        throw new GitError(`git merge in ${at} failed, nothing was changed: ${firstLines(m.stderr || m.stdout)}`, 'merge_failed');
+        throw new WorktreeError(`git merge in ${at} failed, nothing was changed: ${firstLines(m.stderr || m.stdout)}`, 'merge_failed');
       }
     } else {
       // The base is not checked out anywhere: move its ref (compare-and-swap on the sha we checked).
@@ -97,15 +98,15 @@ export type RebaseResult = { rebased: true; commit: string } | { rebased: false;
 /** Rebases the branch onto its base's current HEAD; checked for conflicts first, aborted whole if git still stops. */
 export async function rebase(r: WorktreeRecord): Promise<RebaseResult> {
   present(r);
-  if (!r.base) throw new GitError('the worktree was made from a detached HEAD: there is no base branch to rebase on', 'no_base');
+  if (!r.base) throw new WorktreeError('the worktree was made from a detached HEAD: there is no base branch to rebase on', 'no_base');
   return exclusive(r, 'rebase', async () => {
-    if ((await dirty(r.path)).length) throw new GitError('the worktree has uncommitted changes: commit them first (review: c)', 'uncommitted');
+    if ((await dirty(r.path)).length) throw new WorktreeError('the worktree has uncommitted changes: commit them first (review: c)', 'uncommitted');
     const c = await conflicts(r.repo, `refs/heads/${r.base}`, `refs/heads/${r.branch}`);
     if (c.files.length) return { rebased: false, conflicts: c.files };
     const m = await git(['rebase', '-q', `refs/heads/${r.base}`], { cwd: r.path, timeoutMs: 60_000 });
     if (m.exitCode !== 0) {
       await git(['rebase', '--abort'], { cwd: r.path, timeoutMs: 30_000 });
-      throw new GitError(`git rebase failed and was aborted, the branch is as it was: ${firstLines(m.stderr || m.stdout)}`, 'rebase_failed');
+      throw new WorktreeError(`git rebase failed and was aborted, the branch is as it was: ${firstLines(m.stderr || m.stdout)}`, 'rebase_failed');
     }
     return { rebased: true, commit: (await gitOk(['rev-parse', 'HEAD'], { cwd: r.path })).trim() };
   });

@@ -1,16 +1,7 @@
 // The one door to git: argv arrays (never a shell string), a deadline, capped output, and no program the repository chose.
 import { runCaptured, type RunResult } from '../hooks/run.js';
+import { WorktreeError } from './errors.js';
 
-/** A git operation that failed, with git's own words (first lines of stderr) for the user. */
-export class GitError extends Error {
-  constructor(
-    message: string,
-    readonly code: string = 'git_failed',
-    readonly detail?: string,
-  ) {
-    super(message);
-  }
-}
 
 export const GIT_TIMEOUT_MS = 15_000;
 const MAX_OUTPUT = 4 * 1024 * 1024;
@@ -48,12 +39,12 @@ export async function git(args: readonly string[], o: GitOptions): Promise<RunRe
   return runCaptured({ file: 'git', args: [...SAFE, ...args], cwd: o.cwd, env: gitEnv(o.env ?? process.env), timeoutMs: o.timeoutMs ?? GIT_TIMEOUT_MS, maxOutput: MAX_OUTPUT, input: o.input });
 }
 
-/** Runs git and returns stdout, or throws a GitError naming what failed. */
+/** Runs git and returns stdout, or throws a WorktreeError naming what failed. */
 export async function gitOk(args: readonly string[], o: GitOptions & { what?: string }): Promise<string> {
   const r = await git(args, o);
-  if (r.spawnError) throw new GitError(`git could not start: ${r.spawnError}`, 'git_missing');
-  if (r.timedOut) throw new GitError(`${o.what ?? `git ${args[0]}`} took longer than ${o.timeoutMs ?? GIT_TIMEOUT_MS} ms and was stopped`, 'timeout');
-  if (r.exitCode !== 0) throw new GitError(`${o.what ?? `git ${args[0]}`} failed: ${firstLines(r.stderr || r.stdout)}`, 'git_failed', r.stderr);
+  if (r.spawnError) throw new WorktreeError(`git could not start: ${r.spawnError}`, 'git_missing');
+  if (r.timedOut) throw new WorktreeError(`${o.what ?? `git ${args[0]}`} took longer than ${o.timeoutMs ?? GIT_TIMEOUT_MS} ms and was stopped`, 'timeout');
+  if (r.exitCode !== 0) throw new WorktreeError(`${o.what ?? `git ${args[0]}`} failed: ${firstLines(r.stderr || r.stdout)}`, 'git_failed', r.stderr);
   return r.stdout;
 }
 
@@ -66,10 +57,10 @@ const BRANCH = /^[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}$/;
 
 export async function checkBranchName(name: string, cwd: string): Promise<void> {
   if (!BRANCH.test(name) || name.includes('..') || name.includes('//') || name.endsWith('/') || name.endsWith('.lock') || name.endsWith('.')) {
-    throw new GitError(`"${printable(name)}" is not a branch name castellan will create (use letters, digits and . _ / -, not starting with - or .)`, 'invalid_params');
+    throw new WorktreeError(`"${printable(name)}" is not a branch name castellan will create (use letters, digits and . _ / -, not starting with - or .)`, 'invalid_params');
   }
   const r = await git(['check-ref-format', '--branch', name], { cwd, timeoutMs: 5000 });
-  if (r.exitCode !== 0) throw new GitError(`"${printable(name)}" is not a valid branch name (git check-ref-format)`, 'invalid_params');
+  if (r.exitCode !== 0) throw new WorktreeError(`"${printable(name)}" is not a valid branch name (git check-ref-format)`, 'invalid_params');
 }
 
 /** For messages: a name from outside, without control characters and at a readable length. */

@@ -1,12 +1,11 @@
 // The server's worktrees: made for agents, paired with their panes (kept across restarts), summarised live in borders, reviewed and merged.
 import { join } from 'node:path';
-import { ApiError, type ErrorCode } from '../api/errors.js';
 import type { AnyAction } from '../core/actions.js';
 import type { StampedEvent } from '../core/events.js';
 import type { PaneWorktree, State } from '../core/types.js';
 import * as act from './actions.js';
 import { createWorktree } from './create.js';
-import { GitError } from './git.js';
+import { WorktreeError } from './errors.js';
 import type { ChangeSummary, WorktreeRecord } from './record.js';
 import { cleanAndMerged, diffText, fileChanges, summarize } from './status.js';
 import { readStore, storeFile, writeStore } from './store.js';
@@ -21,14 +20,6 @@ export interface WorktreeHost {
   emit(e: { type: string; [k: string]: unknown }): void;
   listen(fn: (e: StampedEvent) => void): () => void;
   log(msg: string): void;
-}
-
-const CODES: Record<string, ErrorCode> = { not_a_repository: 'not_a_repository', no_commits: 'not_a_repository', invalid_params: 'invalid_params', busy: 'busy', timeout: 'timeout', git_failed: 'git_failed', git_missing: 'git_failed' };
-
-/** A git failure as the API's error: a stable code, git's reason kept in data. */
-export function apiError(e: unknown): unknown {
-  if (!(e instanceof GitError)) return e;
-  return new ApiError(CODES[e.code] ?? 'worktree_refused', e.message, { reason: e.code });
 }
 
 const within = (dir: string | undefined, root: string) => !!dir && (dir === root || dir.startsWith(root.endsWith('/') ? root : `${root}/`));
@@ -98,15 +89,11 @@ export class WorktreeManager {
   }
 
   async create(p: { cwd: string; agent?: string; branch?: string; parent?: string }): Promise<WorktreeRecord> {
-    try {
-      const rec: WorktreeRecord = { ...(await createWorktree({ cwd: p.cwd, root: this.root, agent: p.agent, branch: p.branch, env: this.h.env })), ...(p.parent ? { parent: p.parent } : {}) };
-      this.records.push(rec);
-      this.save();
-      this.h.emit({ type: 'worktree_created', id: rec.id, branch: rec.branch, path: rec.path, base: rec.base, repo: rec.repo });
-      return rec;
-    } catch (e) {
-      throw apiError(e);
-    }
+    const rec: WorktreeRecord = { ...(await createWorktree({ cwd: p.cwd, root: this.root, agent: p.agent, branch: p.branch, env: this.h.env })), ...(p.parent ? { parent: p.parent } : {}) };
+    this.records.push(rec);
+    this.save();
+    this.h.emit({ type: 'worktree_created', id: rec.id, branch: rec.branch, path: rec.path, base: rec.base, repo: rec.repo });
+    return rec;
   }
 
   /** The pane now works in the worktree: the border shows it from here on. */
@@ -158,8 +145,8 @@ export class WorktreeManager {
   find(t: Target): WorktreeRecord {
     const r = t.pane ? this.records.find((x) => x.pane === t.pane) : this.records.find((x) => x.id === t.id || x.branch === t.id);
     if (r) return r;
-    if (t.pane) throw new ApiError(this.h.state().panes[t.pane] ? 'not_a_worktree' : 'pane_not_found', this.h.state().panes[t.pane] ? `pane ${t.pane} does not work in a castellan worktree (start one with --worktree)` : `no pane ${t.pane}`);
-    throw new ApiError('not_a_worktree', `no castellan worktree ${String(t.id).slice(0, 80)} (castellan worktree list shows them)`);
+    if (t.pane) throw this.h.state().panes[t.pane] ? new WorktreeError(`pane ${t.pane} does not work in a castellan worktree (start one with --worktree)`, 'not_a_worktree') : new WorktreeError(`no pane ${t.pane}`, 'pane_not_found');
+    throw new WorktreeError(`no castellan worktree ${String(t.id).slice(0, 80)} (castellan worktree list shows them)`, 'not_a_worktree');
   }
 
   byPath(cwd: string): WorktreeRecord | undefined {
@@ -182,23 +169,15 @@ export class WorktreeManager {
 
   async review(t: Target, o: { diff?: boolean; color?: boolean } = {}): Promise<Record<string, unknown>> {
     const r = this.find(t);
-    try {
-      const c = await fileChanges(r);
-      return { ...this.row(r), files: c.files, ahead: c.ahead, uncommitted: c.uncommitted, ...(o.diff ? { diff: await diffText(r, { color: o.color, maxBytes: 4 * 1024 * 1024 }) } : {}) };
-    } catch (e) {
-      throw apiError(e);
-    }
+    const c = await fileChanges(r);
+    return { ...this.row(r), files: c.files, ahead: c.ahead, uncommitted: c.uncommitted, ...(o.diff ? { diff: await diffText(r, { color: o.color, maxBytes: 4 * 1024 * 1024 }) } : {}) };
   }
 
   private async run<T>(r: WorktreeRecord, what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      const out = await fn();
-      this.h.emit({ type: 'worktree_action', action: what, id: r.id, branch: r.branch, ...(r.pane ? { pane: r.pane } : {}), result: out as unknown as Record<string, unknown> });
-      this.watches.get(r.id)?.poke(0);
-      return out;
-    } catch (e) {
-      throw apiError(e);
-    }
+    const out = await fn();
+    this.h.emit({ type: 'worktree_action', action: what, id: r.id, branch: r.branch, ...(r.pane ? { pane: r.pane } : {}), result: out as unknown as Record<string, unknown> });
+    this.watches.get(r.id)?.poke(0);
+    return out;
   }
 
   commit(t: Target, message: string) {

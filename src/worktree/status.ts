@@ -1,7 +1,8 @@
 // What an agent's worktree holds against its base: the change summary for the border, the file list and the diff for the review.
 import { existsSync, openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, GitError, gitOk } from './git.js';
+import { WorktreeError } from './errors.js';
+import { git, gitOk } from './git.js';
 import type { ChangeSummary, WorktreeRecord } from './record.js';
 
 /** Untracked files read for their line count: a few small ones, so one huge file never stalls a summary. */
@@ -45,7 +46,7 @@ function lineCount(file: string): number {
 
 /** Every file that differs from the base (committed or not), with its +/- lines; untracked files count as added. */
 export async function fileChanges(r: WorktreeRecord): Promise<{ files: FileChange[]; ahead: number; uncommitted: number }> {
-  if (!existsSync(r.path)) throw new GitError(`the worktree ${r.path} was deleted (by hand?): castellan worktree discard --pane ${r.pane ?? '?'} forgets it, or castellan worktree prune`, 'worktree_missing');
+  if (!existsSync(r.path)) throw new WorktreeError(`the worktree ${r.path} was deleted (by hand?): castellan worktree discard --pane ${r.pane ?? '?'} forgets it, or castellan worktree prune`, 'worktree_missing');
   const base = await compareBase(r);
   const [numstat, names, status, ahead] = await Promise.all([
     gitOk(['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '--no-renames', base], { cwd: r.path, what: 'git diff --numstat' }),
