@@ -1,7 +1,7 @@
 // The review's actions on an agent's worktree: commit, merge into base, rebase on base, discard. Refused whole or done whole.
 import { existsSync, rmSync } from 'node:fs';
 import { WorktreeError } from './errors.js';
-import { git, gitOk, firstLines } from './git.js';
+import { firstLines, git, gitOk } from './git.js';
 import type { WorktreeRecord } from './record.js';
 
 /** One git-changing operation per repository at a time: a second merge is told so, not interleaved. */
@@ -112,21 +112,35 @@ export async function rebase(r: WorktreeRecord): Promise<RebaseResult> {
   });
 }
 
-/** Removes the worktree and deletes its branch: the user asked for it, so uncommitted and unmerged work goes too. */
+/** Removes the worktree and deletes its branch: the user asked for it (and confirmed), so uncommitted and unmerged work goes too. */
 export async function discard(r: WorktreeRecord, o: { keepBranch?: boolean } = {}): Promise<{ removed: string; branch_deleted: boolean }> {
   return exclusive(r, 'discard', async () => {
-    if (existsSync(r.path)) {
-      const rm = await git(['worktree', 'remove', '--force', '--force', r.path], { cwd: r.repo, timeoutMs: 60_000 });
-      if (rm.exitCode !== 0) rmSync(r.path, { recursive: true, force: true });
+    const rm = await git(['worktree', 'remove', '--force', '--force', r.path], { cwd: r.repo, timeoutMs: 60_000 });
+    if (rm.exitCode !== 0 && existsSync(r.path)) {
+      rmSync(r.path, { recursive: true, force: true });
+      // The directory is gone now, so git drops just this worktree's admin entry (not `git worktree prune`: see removeIfDone).
+      await git(['worktree', 'remove', '--force', '--force', r.path], { cwd: r.repo, timeoutMs: 30_000 });
     }
-    await git(['worktree', 'prune'], { cwd: r.repo, timeoutMs: 10_000 });
     const del = o.keepBranch ? undefined : await git(['branch', '-D', r.branch], { cwd: r.repo, timeoutMs: 5000 });
     return { removed: r.path, branch_deleted: del?.exitCode === 0 };
   });
 }
 
-/** Whether the branch is contained in its base (false when either is gone or there is no base). */
-export async function branchMerged(r: WorktreeRecord): Promise<boolean> {
-  if (!r.base) return false;
-  return (await git(['merge-base', '--is-ancestor', `refs/heads/${r.branch}`, `refs/heads/${r.base}`], { cwd: r.repo, timeoutMs: 5000 })).exitCode === 0;
+/**
+ * Prune's removal, refused whole unless `held` (run under the repository lock, so no castellan commit lands between)
+ * finds nothing. No --force: git itself refuses if a file appeared since the check. The branch is deleted only at the
+ * tip read before the check (compare-and-swap), so a commit made meanwhile keeps it.
+ */
+export async function removeIfDone(r: WorktreeRecord, held: () => Promise<string[]>): Promise<string[]> {
+  return exclusive(r, 'prune', async () => {
+    const tip = await git(['rev-parse', '-q', '--verify', `refs/heads/${r.branch}`], { cwd: r.repo, timeoutMs: 5000 });
+    const why = await held();
+    if (why.length) return why;
+    // Also for a directory deleted by hand: git then drops only this worktree's admin entry (never `git worktree
+    // prune`, which would drop every stale entry's HEAD reflog, other people's detached commits included).
+    const rm = await git(['worktree', 'remove', r.path], { cwd: r.repo, timeoutMs: 60_000 });
+    if (rm.exitCode !== 0 && existsSync(r.path)) return [`git worktree remove refused, nothing was deleted: ${firstLines(rm.stderr || rm.stdout)}`];
+    if (tip.exitCode === 0) await git(['update-ref', '-d', `refs/heads/${r.branch}`, tip.stdout.trim()], { cwd: r.repo, timeoutMs: 5000 });
+    return [];
+  });
 }

@@ -100,7 +100,8 @@ export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeR
 async function undo(repo: RepoInfo, branch: string, path: string, env?: NodeJS.ProcessEnv): Promise<void> {
   await git(['worktree', 'remove', '--force', path], { cwd: repo.top, env, timeoutMs: 30_000 });
   rmSync(path, { recursive: true, force: true });
-  await git(['worktree', 'prune'], { cwd: repo.top, env, timeoutMs: 10_000 });
-  const at = await git(['rev-parse', '-q', '--verify', `refs/heads/${branch}`], { cwd: repo.top, env, timeoutMs: 5000 });
-  if (at.exitCode === 0 && at.stdout.trim() === repo.head) await git(['branch', '-D', branch], { cwd: repo.top, env, timeoutMs: 5000 });
+  // Again now the directory is gone: git drops just this admin entry (`git worktree prune` would drop every stale one).
+  await git(['worktree', 'remove', '--force', path], { cwd: repo.top, env, timeoutMs: 10_000 });
+  // Compare-and-swap: deleted only while it still points where it was made.
+  await git(['update-ref', '-d', `refs/heads/${branch}`, repo.head], { cwd: repo.top, env, timeoutMs: 5000 });
 }

@@ -6,3 +6,4 @@ export { startInWorktree, type WorktreeStart } from './start.js';
 export { openReview } from './open-review.js';
 export { agentWorktreeAt } from './where.js';
 export type { WorktreeRecord, ChangeSummary } from './record.js';
+export type { Work, WorkKind } from './held.js';

@@ -6,8 +6,9 @@ import type { PaneWorktree, State } from '../core/types.js';
 import * as act from './actions.js';
 import { createWorktree } from './create.js';
 import { WorktreeError } from './errors.js';
+import { heldWork, type Work } from './held.js';
 import type { ChangeSummary, WorktreeRecord } from './record.js';
-import { cleanAndMerged, diffText, fileChanges, summarize } from './status.js';
+import { diffText, fileChanges, summarize } from './status.js';
 import { readStore, storeFile, writeStore } from './store.js';
 import { SummaryWatch } from './watch.js';
 
@@ -153,14 +154,22 @@ export class WorktreeManager {
     return this.records.find((r) => within(cwd, r.path));
   }
 
-  async list(): Promise<Array<Record<string, unknown>>> {
+  /** Each worktree (or the one asked for) with its summary, whether it is clean and merged, and what removing it would lose (`work`). */
+  async list(only?: Target): Promise<Array<Record<string, unknown>>> {
     return Promise.all(
-      this.records.map(async (r) => {
+      (only ? [this.find(only)] : this.records).map(async (r) => {
         const s = await summarize(r).catch(() => undefined);
-        const cm = s && !s.missing ? await cleanAndMerged(r).catch(() => undefined) : undefined;
-        return { ...this.row(r), summary: s ?? null, clean: cm?.clean ?? null, merged: cm?.merged ?? null };
+        const w = s ? await heldWork(r).catch(() => undefined) : undefined;
+        const has = (...k: Work['kind'][]) => !!w?.some((x) => k.includes(x.kind));
+        return { ...this.row(r), summary: s ?? null, clean: w ? !has('uncommitted', 'untracked', 'ignored') : null, merged: w ? !has('commits', 'stash') : null, work: w ? w.map((x) => x.why) : null };
       }),
     );
+  }
+
+  /** The worktree and branch of the pane working in one (pane.list reports them, as hook payloads do). */
+  ofPane(pane: string): { worktree: string; branch: string } | undefined {
+    const r = this.records.find((x) => x.pane === pane);
+    return r ? { worktree: r.path, branch: r.branch } : undefined;
   }
 
   private row(r: WorktreeRecord): Record<string, unknown> {
@@ -210,27 +219,33 @@ export class WorktreeManager {
     return out;
   }
 
-  /** Removes worktrees no pane works in that are clean and merged; a worktree deleted by hand goes too once its branch is merged. */
-  async prune(): Promise<{ removed: Array<Record<string, unknown>>; kept: Array<Record<string, unknown>> }> {
+  /**
+   * Removes the worktrees no pane works in that hold no work (see held.ts): nothing uncommitted, untracked or ignored,
+   * no commit and no stash only the worktree has. Ignored files (build output, but also a secret.env) go only when
+   * `includeIgnored` says so. Every other worktree is kept, with why.
+   */
+  async prune(o: { includeIgnored?: boolean } = {}): Promise<{ removed: Array<Record<string, unknown>>; kept: Array<Record<string, unknown>> }> {
     const removed: Array<Record<string, unknown>> = [];
     const kept: Array<Record<string, unknown>> = [];
+    const held = async (r: WorktreeRecord) => {
+      const w = (await heldWork(r)).filter((x) => !(o.includeIgnored && x.kind === 'ignored'));
+      return w.map((x) => (x.kind === 'ignored' ? `${x.why}: --include-ignored deletes them` : x.why));
+    };
     for (const r of [...this.records]) {
       if (r.pane && this.h.state().panes[r.pane]) {
         kept.push({ ...this.row(r), why: 'a pane works in it' });
         continue;
       }
-      const s = await summarize(r).catch(() => undefined);
-      const cm = s?.missing ? { clean: true, merged: await act.branchMerged(r) } : await cleanAndMerged(r).catch(() => undefined);
-      if (!cm || !cm.clean || !cm.merged) {
-        kept.push({ ...this.row(r), why: !cm ? 'git could not read it' : !cm.clean ? 'uncommitted changes' : 'unmerged commits' });
-        continue;
-      }
       try {
-        await act.discard(r);
+        const why = await act.removeIfDone(r, () => held(r));
+        if (why.length) {
+          kept.push({ ...this.row(r), why: why.join('; ') });
+          continue;
+        }
         this.drop(r);
         removed.push(this.row(r));
       } catch (e) {
-        kept.push({ ...this.row(r), why: (e as Error).message });
+        kept.push({ ...this.row(r), why: `could not check it, so it stays: ${(e as Error).message}` });
       }
     }
     return { removed, kept };

@@ -103,10 +103,3 @@ export async function diffText(r: WorktreeRecord, o: { color?: boolean; maxBytes
   if (untracked.length > UNTRACKED_READ.files) out += `\n… and ${untracked.length - UNTRACKED_READ.files} more new files\n`;
   return o.maxBytes && out.length > o.maxBytes ? `${out.slice(0, o.maxBytes)}\n… (diff cut at ${o.maxBytes} bytes)\n` : out;
 }
-
-/** Whether the worktree is clean (nothing uncommitted) and its branch is contained in its base. */
-export async function cleanAndMerged(r: WorktreeRecord): Promise<{ clean: boolean; merged: boolean }> {
-  const s = await gitOk(['status', '--porcelain', '--untracked-files=all'], { cwd: r.path, what: 'git status' });
-  const merged = r.base ? (await git(['merge-base', '--is-ancestor', `refs/heads/${r.branch}`, `refs/heads/${r.base}`], { cwd: r.repo, timeoutMs: 5000 })).exitCode === 0 : false;
-  return { clean: !s.trim(), merged };
-}

@@ -1,0 +1,104 @@
+// Every way an agent can leave work in its worktree: list names it, prune keeps it and says why.
+import { after, before, describe, test } from 'node:test';
+import assert from 'node:assert/strict';
+import { appendFileSync, existsSync, realpathSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import type { ApiClient } from '../../src/api/client.js';
+import { startInProcess, waitFor, type InProcessServer } from '../api/in-process.js';
+import { GIT_ENV, gitIn, makeRepo } from './repo.js';
+
+type Row = { id: string; branch: string; path: string; clean: boolean | null; merged: boolean | null; work: string[] | null };
+type Pruned = { removed: Array<{ branch: string }>; kept: Array<{ branch: string; why: string }> };
+
+/** Each way to leave work, what `why` must say about it, and a commit it must not lose (if any). */
+const CASES: Array<{ branch: string; leave: (p: string) => void; why: RegExp }> = [
+  { branch: 'wt-detached', leave: (p) => (gitIn(p, 'checkout', '-q', '--detach'), commit(p, 'd.txt', 'detached work')), why: /^1 commit not in main \([0-9a-f]+ detached work\)$/ },
+  { branch: 'wt-reflog', leave: (p) => (commit(p, 'r.txt', 'reset away'), gitIn(p, 'reset', '-q', '--hard', 'HEAD~1')), why: /^1 commit not in main \([0-9a-f]+ reset away\)$/ },
+  { branch: 'wt-other', leave: (p) => (gitIn(p, 'checkout', '-q', '-b', 'made-in-wt'), commit(p, 'o.txt', 'on a branch made here'), gitIn(p, 'checkout', '-q', 'wt-other')), why: /^1 commit not in main \([0-9a-f]+ on a branch made here\)$/ },
+  { branch: 'wt-branch', leave: (p) => commit(p, 'b.txt', 'on its branch'), why: /^1 commit not in main \([0-9a-f]+ on its branch\)$/ },
+  { branch: 'wt-stash', leave: (p) => (writeFileSync(join(p, 'shared.txt'), 'stashed\n'), gitIn(p, 'stash', '-q')), why: /^1 stash made in it \(stash@\{0\}: WIP on wt-stash: / },
+  { branch: 'wt-untracked', leave: (p) => writeFileSync(join(p, 'notes.txt'), 'n\n'), why: /^1 untracked file \(notes\.txt\)$/ },
+  { branch: 'wt-ignored', leave: (p) => writeFileSync(join(p, 'secret.env'), 'TOKEN=x\n'), why: /^1 ignored file \(secret\.env\)/ },
+  { branch: 'wt-uncommitted', leave: (p) => writeFileSync(join(p, 'README'), 'edited\n'), why: /^1 uncommitted change \(README\)$/ },
+  // Hostile: a file name with an escape sequence and a newline comes back printable.
+  { branch: 'wt-hostile', leave: (p) => writeFileSync(join(p, 'x\u001b[31m\nname'), 'x\n'), why: /^1 untracked file \(x\?\[31m\?name\)$/ },
+];
+
+function commit(p: string, file: string, msg: string): void {
+  writeFileSync(join(p, file), `${msg}\n`);
+  gitIn(p, 'add', file);
+  gitIn(p, 'commit', '-q', '-m', msg);
+}
+
+describe('work left in an agent worktree', () => {
+  let srv: InProcessServer;
+  let api: ApiClient;
+  let repo: string;
+  const made = new Map<string, { id: string; path: string }>();
+  const list = async () => (await api.request<{ worktrees: Row[] }>('worktree.list', {}, { timeoutMs: 60_000 })).worktrees;
+
+  before(async () => {
+    srv = await startInProcess({ cols: 160, rows: 40, env: GIT_ENV });
+    api = await srv.connect();
+    repo = realpathSync(makeRepo(join(srv.home, 'repo')));
+    appendFileSync(join(repo, '.git', 'info', 'exclude'), 'secret.env\n');
+    for (const c of CASES) {
+      const r = await api.request<{ pane_id: string; worktree: { id: string; path: string } }>('pane.split', { cwd: repo, worktree: c.branch, command: ['/bin/sh'] }, { timeoutMs: 60_000 });
+      made.set(c.branch, r.worktree);
+      await api.request('pane.close', { pane_id: r.pane_id });
+      c.leave(r.worktree.path);
+    }
+    await waitFor(async () => (await list()).every((w) => w.work !== null), { timeoutMs: 10_000, message: 'worktrees readable' });
+  });
+  // The records are written after a prune or discard returns: on disk before the state dir is removed.
+  after(async () => {
+    for (const w of await list()) await api.request('worktree.discard', { id: w.id }, { timeoutMs: 60_000 });
+    await srv.session.agents?.worktrees?.flush();
+    await srv.stop();
+  });
+
+  test('worktree list names the work each holds: none of them is "clean, merged"', async () => {
+    const rows = await list();
+    for (const c of CASES) {
+      const w = rows.find((x) => x.branch === c.branch);
+      assert.ok(w?.work, c.branch);
+      assert.equal(w.work.length, 1, `${c.branch}: ${w.work.join(' | ')}`);
+      assert.match(w.work[0], c.why, c.branch);
+      assert.ok(!(w.clean && w.merged), `${c.branch} is not clean and merged`);
+    }
+  });
+
+  test('prune keeps every one of them, says why per worktree, and deletes nothing', async () => {
+    const commits = gitIn(repo, 'rev-list', '--all', '--reflog').split('\n').filter(Boolean).length;
+    const r = await api.request<Pruned>('worktree.prune', {}, { timeoutMs: 120_000 });
+    assert.deepEqual(r.removed, []);
+    for (const c of CASES) {
+      const k = r.kept.find((x) => x.branch === c.branch);
+      assert.match(k?.why ?? '(removed)', c.why, c.branch);
+      assert.ok(existsSync(made.get(c.branch)!.path), `${c.branch} is still on disk`);
+    }
+    assert.match(r.kept.find((x) => x.branch === 'wt-ignored')!.why, /^1 ignored file \(secret\.env\): --include-ignored deletes them$/);
+    assert.ok(existsSync(join(made.get('wt-ignored')!.path, 'secret.env')));
+    assert.equal(gitIn(repo, 'stash', 'list').split('\n').filter(Boolean).length, 1);
+    assert.equal(gitIn(repo, 'rev-list', '--all', '--reflog').split('\n').filter(Boolean).length, commits, 'no commit became unreachable');
+  });
+
+  test('--include-ignored removes the worktree whose only leftover is ignored files, and no other', async () => {
+    const r = await api.request<Pruned>('worktree.prune', { include_ignored: true }, { timeoutMs: 120_000 });
+    assert.deepEqual(r.removed.map((w) => w.branch), ['wt-ignored']);
+    assert.ok(!existsSync(made.get('wt-ignored')!.path));
+    assert.equal(gitIn(repo, 'branch', '--list', 'wt-ignored'), '', 'its branch went with it');
+    assert.notEqual(gitIn(repo, 'branch', '--list', 'made-in-wt'), '', 'a branch made in a worktree is never deleted by prune');
+  });
+
+  test('a branch rebased and then merged is prunable: the originals the rebase left in its reflog have their patch in main', async () => {
+    const r = await api.request<{ pane_id: string; worktree: { path: string } }>('pane.split', { cwd: repo, worktree: 'wt-rebased', command: ['/bin/sh'] }, { timeoutMs: 60_000 });
+    await api.request('pane.close', { pane_id: r.pane_id });
+    commit(r.worktree.path, 'rb.txt', 'to be rebased');
+    gitIn(repo, 'commit', '-q', '--allow-empty', '-m', 'main moved');
+    assert.equal((await api.request<{ rebased: boolean }>('worktree.rebase', { id: 'wt-rebased' })).rebased, true);
+    assert.equal((await api.request<{ merged: boolean; mode: string }>('worktree.merge', { id: 'wt-rebased' })).mode, 'fast-forward');
+    const p = await api.request<Pruned>('worktree.prune', {}, { timeoutMs: 120_000 });
+    assert.deepEqual(p.removed.map((w) => w.branch), ['wt-rebased'], JSON.stringify(p.kept));
+  });
+});
