@@ -1,9 +1,14 @@
-// Every way an agent can leave work in its worktree: list names it, prune keeps it and says why.
+// Every way an agent can leave work in its worktree: list names it, prune keeps it (and says why), discard asks first.
 import { after, before, describe, test } from 'node:test';
 import assert from 'node:assert/strict';
 import { appendFileSync, existsSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { PassThrough } from 'node:stream';
 import type { ApiClient } from '../../src/api/client.js';
+import review from '../../src/cli/commands/review.js';
+import { runDiscard } from '../../src/cli/commands/worktree-discard.js';
+import type { CliContext } from '../../src/cli/define-command.js';
+import { resolvePaths } from '../../src/platform/paths.js';
 import { startInProcess, waitFor, type InProcessServer } from '../api/in-process.js';
 import { GIT_ENV, gitIn, makeRepo } from './repo.js';
 
@@ -30,11 +35,28 @@ function commit(p: string, file: string, msg: string): void {
   gitIn(p, 'commit', '-q', '-m', msg);
 }
 
+/** A terminal that answers `answer` to the question, and what the question said. */
+function terminal(answer: string) {
+  const stdin = Object.assign(new PassThrough(), { isTTY: true });
+  const stdout = Object.assign(new PassThrough(), { isTTY: true });
+  let said = '';
+  stdout.on('data', (b: Buffer) => (said += b.toString()));
+  stdin.write(answer);
+  return { io: { stdin, stdout }, said: () => said };
+}
+
 describe('work left in an agent worktree', () => {
   let srv: InProcessServer;
   let api: ApiClient;
   let repo: string;
   const made = new Map<string, { id: string; path: string }>();
+  const cli = () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { HOME: srv.home, PATH: process.env.PATH ?? '' };
+    const ctx: CliContext = { paths: resolvePaths({ env }), env, cwd: repo, out: (s) => out.push(s), err: (s) => err.push(s), connect: () => srv.connect(), version: 'test' };
+    return { ctx, out, err };
+  };
   const list = async () => (await api.request<{ worktrees: Row[] }>('worktree.list', {}, { timeoutMs: 60_000 })).worktrees;
 
   before(async () => {
@@ -51,11 +73,7 @@ describe('work left in an agent worktree', () => {
     await waitFor(async () => (await list()).every((w) => w.work !== null), { timeoutMs: 10_000, message: 'worktrees readable' });
   });
   // The records are written after a prune or discard returns: on disk before the state dir is removed.
-  after(async () => {
-    for (const w of await list()) await api.request('worktree.discard', { id: w.id }, { timeoutMs: 60_000 });
-    await srv.session.agents?.worktrees?.flush();
-    await srv.stop();
-  });
+  after(async () => (await srv.session.agents?.worktrees?.flush(), srv.stop()));
 
   test('worktree list names the work each holds: none of them is "clean, merged"', async () => {
     const rows = await list();
@@ -83,12 +101,54 @@ describe('work left in an agent worktree', () => {
     assert.equal(gitIn(repo, 'rev-list', '--all', '--reflog').split('\n').filter(Boolean).length, commits, 'no commit became unreachable');
   });
 
+  test('discard with no terminal refuses without --force, whatever the work, and removes nothing', async () => {
+    const rows = await list();
+    for (const c of CASES) {
+      const { ctx, err } = cli();
+      const no = { stdin: Object.assign(new PassThrough(), { isTTY: false }), stdout: Object.assign(new PassThrough(), { isTTY: false }) };
+      assert.equal(await runDiscard(ctx, { values: { id: c.branch }, positionals: [], rest: [] }, no), 2, c.branch);
+      assert.match(err.join('\n'), /not discarded: .*--force says you mean it/);
+      assert.ok(err.join('\n').includes(rows.find((w) => w.branch === c.branch)!.work![0].split(':')[0]), `${c.branch}: the refusal names the work`);
+      assert.ok(existsSync(made.get(c.branch)!.path), c.branch);
+    }
+  });
+
+  test('review --discard with no terminal needs --force as well (the test runner has no terminal)', async () => {
+    assert.ok(!process.stdin.isTTY);
+    const { ctx, err } = cli();
+    assert.equal(await review.run(ctx, { values: { id: 'wt-branch', discard: true }, positionals: [], rest: [] }), 2);
+    assert.match(err.join('\n'), /not discarded: with no terminal to ask on, --force says you mean it/);
+    assert.ok(existsSync(made.get('wt-branch')!.path));
+  });
+
+  test('discard on a terminal says what would be lost and discards only on a typed yes', async () => {
+    const t = terminal('y\n');
+    const a = cli();
+    assert.equal(await runDiscard(a.ctx, { values: { id: 'wt-detached' }, positionals: [], rest: [] }, t.io), 1);
+    assert.match(t.said(), /discard wt-detached .*It holds: 1 commit not in main \([0-9a-f]+ detached work\)\.\nType yes to discard: /);
+    assert.ok(existsSync(made.get('wt-detached')!.path), '"y" is not yes');
+    const y = terminal('yes\n');
+    const b = cli();
+    assert.equal(await runDiscard(b.ctx, { values: { id: 'wt-detached' }, positionals: [], rest: [] }, y.io), 0);
+    assert.ok(!existsSync(made.get('wt-detached')!.path));
+    assert.match(b.out.join('\n'), /^removed .* and its branch$/);
+  });
+
   test('--include-ignored removes the worktree whose only leftover is ignored files, and no other', async () => {
     const r = await api.request<Pruned>('worktree.prune', { include_ignored: true }, { timeoutMs: 120_000 });
     assert.deepEqual(r.removed.map((w) => w.branch), ['wt-ignored']);
     assert.ok(!existsSync(made.get('wt-ignored')!.path));
     assert.equal(gitIn(repo, 'branch', '--list', 'wt-ignored'), '', 'its branch went with it');
     assert.notEqual(gitIn(repo, 'branch', '--list', 'made-in-wt'), '', 'a branch made in a worktree is never deleted by prune');
+  });
+
+  test('discard --force with no terminal discards (the rest, cleaned up this way)', async () => {
+    for (const c of CASES.filter((x) => existsSync(made.get(x.branch)!.path))) {
+      const { ctx } = cli();
+      const no = { stdin: new PassThrough(), stdout: new PassThrough() };
+      assert.equal(await runDiscard(ctx, { values: { id: c.branch, force: true }, positionals: [], rest: [] }, no), 0, c.branch);
+      assert.ok(!existsSync(made.get(c.branch)!.path), c.branch);
+    }
   });
 
   test('a branch rebased and then merged is prunable: the originals the rebase left in its reflog have their patch in main', async () => {
