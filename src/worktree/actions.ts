@@ -1,7 +1,7 @@
 // The review's actions on an agent's worktree: commit, merge into base, rebase on base, discard. Refused whole or done whole.
 import { existsSync, rmSync } from 'node:fs';
 import { WorktreeError } from './errors.js';
-import { firstLines, git, gitOk } from './git.js';
+import { firstLines, git, gitOk, printable } from './git.js';
 import type { WorktreeRecord } from './record.js';
 
 /** One git-changing operation per repository at a time: a second merge is told so, not interleaved. */
@@ -22,8 +22,8 @@ function present(r: WorktreeRecord): void {
   if (!existsSync(r.path)) throw new WorktreeError(`the worktree ${r.path} is gone (deleted by hand?): \`castellan worktree discard\` forgets it (its branch ${r.branch} is kept if it has unmerged commits)`, 'worktree_missing');
 }
 
-async function dirty(cwd: string, untracked = true): Promise<string[]> {
-  const s = await gitOk(['status', '--porcelain', `--untracked-files=${untracked ? 'all' : 'no'}`], { cwd, what: 'git status' });
+async function dirty(cwd: string): Promise<string[]> {
+  const s = await gitOk(['status', '--porcelain', '--untracked-files=all'], { cwd, what: 'git status' });
   return s.split('\n').filter(Boolean);
 }
 
@@ -57,6 +57,38 @@ async function checkedOutAt(r: WorktreeRecord): Promise<string | undefined> {
   return undefined;
 }
 
+/** `git status` of a checkout: changed tracked files (and which are staged) and untracked ones. */
+async function statusOf(cwd: string): Promise<{ changed: string[]; staged: string[]; untracked: string[] }> {
+  const e = (await gitOk(['status', '--porcelain', '-z', '--untracked-files=all'], { cwd, what: 'git status' })).split('\0');
+  const out = { changed: [] as string[], staged: [] as string[], untracked: [] as string[] };
+  for (let i = 0; i < e.length; i++) {
+    if (e[i].length < 4) continue;
+    const [x, name] = [e[i][0], e[i].slice(3)];
+    if (e[i].startsWith('??')) out.untracked.push(name);
+    else {
+      out.changed.push(name);
+      if (x !== ' ') out.staged.push(name);
+      // A rename's source path follows as an entry of its own: it is changed too.
+      if (x === 'R' || x === 'C') out.changed.push(e[++i]);
+    }
+  }
+  return out;
+}
+
+/**
+ * Refuses a merge into a checkout with uncommitted work only when the merge would touch it: a changed or untracked
+ * file the merge changes or creates, or (for a merge commit, which git makes from the index) anything staged.
+ * Changes to other files stay as they are, uncommitted, after the merge.
+ */
+async function inTheWay(r: WorktreeRecord, at: string, from: string, to: string, ff: boolean): Promise<void> {
+  const [st, diff] = await Promise.all([statusOf(at), gitOk(['diff', '--no-ext-diff', '--no-textconv', '--name-only', '--no-renames', '-z', from, to], { cwd: r.repo, what: 'git diff --name-only' })]);
+  const touched = new Set(diff.split('\0').filter(Boolean));
+  const hit = [...new Set([...st.changed, ...st.untracked])].filter((f) => touched.has(f));
+  const show = (xs: string[]) => `${xs.slice(0, 10).map(printable).join(', ')}${xs.length > 10 ? ` and ${xs.length - 10} more` : ''}`;
+  if (hit.length) throw new WorktreeError(`${r.base} is checked out in ${at} with uncommitted changes to files this merge changes: ${show(hit)}. Commit or stash them, then merge`, 'dirty_base');
+  if (!ff && st.staged.length) throw new WorktreeError(`${r.base} is checked out in ${at} with staged changes (${show(st.staged)}): a merge commit would take them in. Commit or unstage them, then merge`, 'dirty_base');
+}
+
 export type MergeResult = { merged: true; mode: 'fast-forward' | 'merge'; commit: string } | { merged: false; conflicts: string[] };
 
 /**
@@ -77,7 +109,7 @@ export async function merge(r: WorktreeRecord): Promise<MergeResult> {
     const msg = `Merge branch '${r.branch}' (castellan review)`;
     const at = await checkedOutAt(r);
     if (at) {
-      if ((await dirty(at, false)).length) throw new WorktreeError(`${r.base} is checked out in ${at} with uncommitted changes: commit or stash them, then merge`, 'dirty_base');
+      await inTheWay(r, at, baseSha, ff ? tip : c.tree!, ff);
       const m = await git(ff ? ['merge', '--ff-only', '-q', tip] : ['merge', '--no-ff', '--no-edit', '-q', '-m', msg, tip], { cwd: at, timeoutMs: 60_000 });
       if (m.exitCode !== 0) {
         // merge-tree said clean, so this is something else (an untracked file in the way): put the base back as it was.

@@ -31,7 +31,7 @@ export async function repoAt(cwd: string, env?: NodeJS.ProcessEnv): Promise<Repo
 }
 
 /** Why castellan will not make a worktree of this repository, or undefined. */
-async function refusal(repo: RepoInfo, env?: NodeJS.ProcessEnv): Promise<WorktreeError | undefined> {
+async function refusal(repo: RepoInfo): Promise<WorktreeError | undefined> {
   if (existsSync(join(repo.top, '.gitmodules'))) {
     return new WorktreeError(`the repository at ${printable(repo.top)} has submodules (.gitmodules): a new worktree would have them empty, so castellan does not make one`, 'unsupported_repo');
   }
@@ -44,12 +44,6 @@ async function refusal(repo: RepoInfo, env?: NodeJS.ProcessEnv): Promise<Worktre
       /* unreadable: treated as no attributes */
     }
     if (/filter=lfs\b/.test(t)) return new WorktreeError(`the repository at ${printable(repo.top)} uses Git LFS: its checkout runs git-lfs, so castellan does not make a worktree of it`, 'unsupported_repo');
-  }
-  // Only tracked changes count: they are what the agent would silently not get (untracked files are left alone anyway).
-  const s = await gitOk(['status', '--porcelain', '--untracked-files=no'], { cwd: repo.top, env, what: 'git status' });
-  if (s.trim()) {
-    const n = s.trim().split('\n').length;
-    return new WorktreeError(`the base has uncommitted changes (${n} file${n === 1 ? '' : 's'} in ${printable(repo.top)}): the agent's worktree would start without them. Commit or stash them first`, 'dirty_base');
   }
   return undefined;
 }
@@ -65,13 +59,33 @@ export interface CreateRequest {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * Tracked files changed (staged or not) in the base checkout: the new worktree starts from HEAD without them. Said,
+ * not refused: `git worktree add` never touches the base's working tree or index, so they stay where they are.
+ */
+async function baseChanges(repo: RepoInfo, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  const e = (await gitOk(['status', '--porcelain', '-z', '--untracked-files=no'], { cwd: repo.top, env, what: 'git status' })).split('\0');
+  const out: string[] = [];
+  for (let i = 0; i < e.length; i++) {
+    if (e[i].length < 4) continue;
+    out.push(e[i].slice(3));
+    if (e[i][0] === 'R' || e[i][0] === 'C') i++;
+  }
+  return out;
+}
+
+export type Created = Omit<WorktreeRecord, 'pane' | 'parent'> & {
+  /** Tracked files with uncommitted changes in the base when the worktree was made (not in it); at most 50 named. */
+  baseUncommitted: string[];
+};
+
 /** Creates the worktree on a new branch from HEAD; on any failure the repository is as it was. */
-export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeRecord, 'pane' | 'parent'>> {
+export async function createWorktree(req: CreateRequest): Promise<Created> {
   const repo = await repoAt(req.cwd, req.env);
   const id = randomBytes(3).toString('hex');
   const branch = req.branch ?? `castellan/${slug(req.agent ?? 'agent')}-${id}`;
   await checkBranchName(branch, repo.top);
-  const refused = await refusal(repo, req.env);
+  const refused = await refusal(repo);
   if (refused) throw refused;
   const exists = await git(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: repo.top, env: req.env, timeoutMs: 5000 });
   if (exists.exitCode === 0) throw new WorktreeError(`a branch named ${branch} already exists: give another name (--worktree NAME) or delete it`, 'branch_exists');
@@ -84,6 +98,7 @@ export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeR
     await undo(repo, branch, path, req.env);
     throw new WorktreeError(`git worktree add failed: ${(add.stderr || add.stdout).trim().split('\n').slice(0, 3).join(' / ') || (add.timedOut ? 'timed out' : 'no message')}`, 'git_failed');
   }
+  const baseUncommitted = (await baseChanges(repo, req.env).catch(() => [])).slice(0, 50).map(printable);
   const rec = { id, path, branch, repo: repo.top, commonDir: repo.commonDir, base: repo.branch, baseCommit: repo.head, ...(req.agent ? { agent: req.agent } : {}), createdAt: Date.now() };
   try {
     const gitDir = (await gitOk(['rev-parse', '--absolute-git-dir'], { cwd: path, env: req.env })).replace(/\n$/, '');
@@ -93,7 +108,7 @@ export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeR
     await undo(repo, branch, path, req.env);
     throw e instanceof WorktreeError ? e : new WorktreeError(`could not mark the worktree: ${(e as Error).message}`);
   }
-  return rec;
+  return { ...rec, baseUncommitted };
 }
 
 /** Takes back a half-made worktree: its directory, git's record of it, and the branch (only if it is still at HEAD). */

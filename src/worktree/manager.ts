@@ -89,12 +89,14 @@ export class WorktreeManager {
     return this.saving;
   }
 
-  async create(p: { cwd: string; agent?: string; branch?: string; parent?: string }): Promise<WorktreeRecord> {
-    const rec: WorktreeRecord = { ...(await createWorktree({ cwd: p.cwd, root: this.root, agent: p.agent, branch: p.branch, env: this.h.env })), ...(p.parent ? { parent: p.parent } : {}) };
+  /** Makes the worktree; `baseUncommitted` names the base's tracked changes the new worktree does not have. */
+  async create(p: { cwd: string; agent?: string; branch?: string; parent?: string }): Promise<{ rec: WorktreeRecord; baseUncommitted: string[] }> {
+    const { baseUncommitted, ...made } = await createWorktree({ cwd: p.cwd, root: this.root, agent: p.agent, branch: p.branch, env: this.h.env });
+    const rec: WorktreeRecord = { ...made, ...(p.parent ? { parent: p.parent } : {}) };
     this.records.push(rec);
     this.save();
-    this.h.emit({ type: 'worktree_created', id: rec.id, branch: rec.branch, path: rec.path, base: rec.base, repo: rec.repo });
-    return rec;
+    this.h.emit({ type: 'worktree_created', id: rec.id, branch: rec.branch, path: rec.path, base: rec.base, repo: rec.repo, ...(baseUncommitted.length ? { base_uncommitted: baseUncommitted } : {}) });
+    return { rec, baseUncommitted };
   }
 
   /** The pane now works in the worktree: the border shows it from here on. */

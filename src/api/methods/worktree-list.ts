@@ -14,7 +14,8 @@ export function worktreesOf(session: SessionApi): NonNullable<NonNullable<Sessio
 
 /** `true` for a default branch name, or the branch to create (checked again with git check-ref-format); false: none. */
 export const worktreeParam = z.union([z.boolean(), z.string().min(1).max(200)]);
-export const worktreeResult = z.object({ id: z.string(), branch: z.string(), path: z.string(), base: z.string() });
+/** `base_uncommitted`/`note`: the base checkout's tracked changes, which the new worktree (made from HEAD) does not have. */
+export const worktreeResult = z.object({ id: z.string(), branch: z.string(), path: z.string(), base: z.string(), base_uncommitted: z.array(z.string()).optional(), note: z.string().optional() });
 
 /** Which worktree: the pane working in it, or its id / branch (for one whose pane is closed). */
 export const targetShape = { pane_id: paneIdSchema.optional(), id: z.string().min(1).max(200).optional() };
