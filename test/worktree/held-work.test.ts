@@ -142,6 +142,19 @@ describe('work left in an agent worktree', () => {
     assert.notEqual(gitIn(repo, 'branch', '--list', 'made-in-wt'), '', 'a branch made in a worktree is never deleted by prune');
   });
 
+  test('hostile: a worktree git cannot read (its .git file points nowhere) is kept, never removed on a failed check', async () => {
+    const r = await api.request<{ pane_id: string; worktree: { path: string } }>('pane.split', { cwd: repo, worktree: 'wt-broken', command: ['/bin/sh'] }, { timeoutMs: 60_000 });
+    await api.request('pane.close', { pane_id: r.pane_id });
+    made.set('wt-broken', r.worktree as { id: string; path: string });
+    writeFileSync(join(r.worktree.path, '.git'), 'gitdir: /nonexistent/admin\n');
+    const w = (await list()).find((x) => x.branch === 'wt-broken');
+    assert.deepEqual([w?.clean, w?.merged, w?.work], [null, null, null], 'unknown, not clean');
+    const p = await api.request<Pruned>('worktree.prune', { include_ignored: true }, { timeoutMs: 120_000 });
+    assert.ok(!p.removed.some((x) => x.branch === 'wt-broken'));
+    assert.match(p.kept.find((x) => x.branch === 'wt-broken')?.why ?? '', /^could not check it, so it stays: git status failed/);
+    assert.ok(existsSync(r.worktree.path));
+  });
+
   test('discard --force with no terminal discards (the rest, cleaned up this way)', async () => {
     for (const c of CASES.filter((x) => existsSync(made.get(x.branch)!.path))) {
       const { ctx } = cli();
