@@ -2,6 +2,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { readFileBounded } from '../platform/read-file.js';
+import { WorktreeError } from './errors.js';
 import { git, gitOk, printable } from './git.js';
 import type { WorktreeRecord } from './record.js';
 
@@ -69,6 +70,8 @@ async function headLog(cwd: string, ref: string): Promise<{ shas: string[]; bran
   const l = await git(['reflog', 'show', '--format=%H %gs', ref, '--'], { cwd });
   const shas: string[] = [];
   const branches = new Set<string>();
+  // No reflog is an answer (none kept); a cut or timed-out one is not: a commit only it holds could be missed.
+  if (l.truncated || l.timedOut || l.spawnError) throw new WorktreeError(`git reflog ${ref}: no complete answer`, 'git_failed');
   if (l.exitCode !== 0) return { shas, branches };
   for (const line of lines(l.stdout)) {
     shas.push(line.slice(0, line.indexOf(' ')));
@@ -90,6 +93,7 @@ async function commitsAndStashes(r: WorktreeRecord, present: boolean): Promise<W
   const cwd = present ? r.path : repo;
   const sha = async (ref: string, at: string) => {
     const x = await git(['rev-parse', '-q', '--verify', `${ref}^{commit}`], { cwd: at, timeoutMs: 5000 });
+    if (x.timedOut || x.spawnError) throw new WorktreeError(`git rev-parse ${ref}: no answer`, 'git_failed');
     return x.exitCode === 0 ? x.stdout.trim() : '';
   };
   const none = { shas: [] as string[], branches: new Set<string>() };
@@ -118,6 +122,7 @@ async function commitsAndStashes(r: WorktreeRecord, present: boolean): Promise<W
       work.push({ kind: 'commits', count: unmerged.length, items: shown, why: `${plural(unmerged.length, 'commit')} not in ${printable(onto)}${sample(shown)}` });
     }
   }
+  if (stashes.truncated || stashes.timedOut || stashes.spawnError) throw new WorktreeError('git stash list: no complete answer', 'git_failed');
   const mine: string[] = [];
   let detached: boolean | undefined;
   for (const line of stashes.exitCode === 0 ? lines(stashes.stdout) : []) {

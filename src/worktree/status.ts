@@ -92,7 +92,7 @@ export async function summarize(r: WorktreeRecord): Promise<ChangeSummary> {
 export async function diffText(r: WorktreeRecord, o: { color?: boolean; maxBytes?: number } = {}): Promise<string> {
   const base = await compareBase(r);
   const color = `--color=${o.color ? 'always' : 'never'}`;
-  let out = await gitOk(['diff', '--no-ext-diff', '--no-textconv', color, '--stat', '--patch', base], { cwd: r.path, what: 'git diff' });
+  let out = await gitOk(['diff', '--no-ext-diff', '--no-textconv', color, '--stat', '--patch', base], { cwd: r.path, what: 'git diff', partialOk: true });
   // New files the agent has not added: shown as additions too (git diff alone leaves them out), a bounded few.
   const status = await gitOk(['status', '--porcelain=v2', '-z', '--untracked-files=all'], { cwd: r.path, what: 'git status' });
   const untracked = status.split('\0').filter((e) => e.startsWith('? ')).map((e) => e.slice(2));
