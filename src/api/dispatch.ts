@@ -4,10 +4,12 @@ import { jsonShapeProblem, leadingId } from './json-guard.js';
 import type { MethodDef } from './define-method.js';
 import { METHOD_TABLE } from './methods/index.js';
 import { ApiError, type ErrorReply, formatZodError, requestSchema } from './protocol.js';
+import { fromRoom } from './room-errors.js';
 
 export type Reply = ErrorReply | { id: string | number; result: unknown } | null;
 
-function errorReply(id: string | number | null, e: unknown): ErrorReply {
+function errorReply(id: string | number | null, thrown: unknown): ErrorReply {
+  const e = fromRoom(thrown);
   if (e instanceof ApiError) return { id, error: { code: e.code, message: e.message, ...(e.data !== undefined ? { data: e.data } : {}) } };
   const message = e instanceof Error ? e.message : String(e);
   return { id, error: { code: 'internal_error', message } };

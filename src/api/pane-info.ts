@@ -3,6 +3,7 @@ import { z } from 'zod';
 import { focusedPanes, paneTitle, windowName, windowsInOrder } from '../core/select.js';
 import type { PaneState, State } from '../core/types.js';
 import { AGENT_STATES } from '../core/types.js';
+import { agentWorktreeAt } from '../worktree/where.js';
 import type { SessionApi } from './context.js';
 
 export const paneInfoSchema = z.object({
@@ -29,6 +30,9 @@ export const paneInfoSchema = z.object({
     waiting: z.boolean(),
   }),
   parent: z.string().optional(),
+  /** The agent git worktree the pane works in and its branch (null outside one), as hook payloads carry them. */
+  worktree: z.string().nullable(),
+  branch: z.string().nullable(),
 });
 export type PaneInfo = z.infer<typeof paneInfoSchema>;
 
@@ -70,7 +74,17 @@ export function paneInfo(session: SessionApi, state: State, p: PaneState, focuse
       waiting: !!p.agent.waitMark,
     },
     ...(p.parent ? { parent: p.parent } : {}),
+    ...worktreeOf(session, p.id, rt?.cwd ?? p.cwd),
   };
+}
+
+/**
+ * The pane's worktree: the one castellan paired it with, else the one its directory is in (read from the marker
+ * in git's admin dir, as for hook payloads: a shell that cd'd into an agent's worktree is in it too).
+ */
+function worktreeOf(session: SessionApi, pane: string, cwd: string): { worktree: string | null; branch: string | null } {
+  const w = session.agents?.worktrees?.ofPane(pane) ?? (cwd ? agentWorktreeAt(cwd) : undefined);
+  return { worktree: w?.worktree ?? null, branch: w?.branch ?? null };
 }
 
 export function windowInfos(state: State) {

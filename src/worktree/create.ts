@@ -2,7 +2,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { basename, isAbsolute, join, resolve } from 'node:path';
-import { checkBranchName, git, GitError, gitOk, printable } from './git.js';
+import { WorktreeError } from './errors.js';
+import { checkBranchName, git, gitOk, printable } from './git.js';
 import { MARKER_FILE, type Marker, type WorktreeRecord } from './record.js';
 
 export interface RepoInfo {
@@ -15,24 +16,24 @@ export interface RepoInfo {
 
 /** The repository `cwd` is in, or a clear error outside one. */
 export async function repoAt(cwd: string, env?: NodeJS.ProcessEnv): Promise<RepoInfo> {
-  if (!existsSync(cwd)) throw new GitError(`${printable(cwd)} does not exist`, 'invalid_params');
+  if (!existsSync(cwd)) throw new WorktreeError(`${printable(cwd)} does not exist`, 'invalid_params');
   // One question per call: a path may hold a newline, so two answers on one output could not be told apart.
   const r = await git(['rev-parse', '--show-toplevel'], { cwd, env, timeoutMs: 5000 });
-  if (r.spawnError) throw new GitError('git is not installed (or not on PATH): --worktree needs it', 'git_missing');
-  if (r.exitCode !== 0) throw new GitError(`${printable(cwd)} is not inside a git repository: --worktree needs one (git init, or start the agent from a repository)`, 'not_a_repository');
+  if (r.spawnError) throw new WorktreeError('git is not installed (or not on PATH): --worktree needs it', 'git_missing');
+  if (r.exitCode !== 0) throw new WorktreeError(`${printable(cwd)} is not inside a git repository: --worktree needs one (git init, or start the agent from a repository)`, 'not_a_repository');
   const top = r.stdout.replace(/\n$/, '');
   const common = top ? (await gitOk(['rev-parse', '--git-common-dir'], { cwd: top, env, what: 'git rev-parse' })).replace(/\n$/, '') : '';
-  if (!top) throw new GitError(`${printable(cwd)} is in a bare repository or a .git directory: --worktree needs a working tree`, 'not_a_repository');
+  if (!top) throw new WorktreeError(`${printable(cwd)} is in a bare repository or a .git directory: --worktree needs a working tree`, 'not_a_repository');
   const h = await git(['rev-parse', '--verify', '-q', 'HEAD^{commit}'], { cwd: top, env, timeoutMs: 5000 });
-  if (h.exitCode !== 0) throw new GitError(`the repository at ${printable(top)} has no commits yet: commit something first, a worktree starts from HEAD`, 'no_commits');
+  if (h.exitCode !== 0) throw new WorktreeError(`the repository at ${printable(top)} has no commits yet: commit something first, a worktree starts from HEAD`, 'no_commits');
   const b = await git(['symbolic-ref', '--short', '-q', 'HEAD'], { cwd: top, env, timeoutMs: 5000 });
   return { top, commonDir: isAbsolute(common) ? common : resolve(top, common), head: h.stdout.trim(), branch: b.exitCode === 0 ? b.stdout.trim() : '' };
 }
 
 /** Why castellan will not make a worktree of this repository, or undefined. */
-async function refusal(repo: RepoInfo, env?: NodeJS.ProcessEnv): Promise<GitError | undefined> {
+async function refusal(repo: RepoInfo): Promise<WorktreeError | undefined> {
   if (existsSync(join(repo.top, '.gitmodules'))) {
-    return new GitError(`the repository at ${printable(repo.top)} has submodules (.gitmodules): a new worktree would have them empty, so castellan does not make one`, 'unsupported_repo');
+    return new WorktreeError(`the repository at ${printable(repo.top)} has submodules (.gitmodules): a new worktree would have them empty, so castellan does not make one`, 'unsupported_repo');
   }
   const attrs = join(repo.top, '.gitattributes');
   if (existsSync(attrs)) {
@@ -42,13 +43,7 @@ async function refusal(repo: RepoInfo, env?: NodeJS.ProcessEnv): Promise<GitErro
     } catch {
       /* unreadable: treated as no attributes */
     }
-    if (/filter=lfs\b/.test(t)) return new GitError(`the repository at ${printable(repo.top)} uses Git LFS: its checkout runs git-lfs, so castellan does not make a worktree of it`, 'unsupported_repo');
-  }
-  // Only tracked changes count: they are what the agent would silently not get (untracked files are left alone anyway).
-  const s = await gitOk(['status', '--porcelain', '--untracked-files=no'], { cwd: repo.top, env, what: 'git status' });
-  if (s.trim()) {
-    const n = s.trim().split('\n').length;
-    return new GitError(`the base has uncommitted changes (${n} file${n === 1 ? '' : 's'} in ${printable(repo.top)}): the agent's worktree would start without them. Commit or stash them first`, 'dirty_base');
+    if (/filter=lfs\b/.test(t)) return new WorktreeError(`the repository at ${printable(repo.top)} uses Git LFS: its checkout runs git-lfs, so castellan does not make a worktree of it`, 'unsupported_repo');
   }
   return undefined;
 }
@@ -64,25 +59,46 @@ export interface CreateRequest {
   env?: NodeJS.ProcessEnv;
 }
 
+/**
+ * Tracked files changed (staged or not) in the base checkout: the new worktree starts from HEAD without them. Said,
+ * not refused: `git worktree add` never touches the base's working tree or index, so they stay where they are.
+ */
+async function baseChanges(repo: RepoInfo, env?: NodeJS.ProcessEnv): Promise<string[]> {
+  const e = (await gitOk(['status', '--porcelain', '-z', '--untracked-files=no'], { cwd: repo.top, env, what: 'git status' })).split('\0');
+  const out: string[] = [];
+  for (let i = 0; i < e.length; i++) {
+    if (e[i].length < 4) continue;
+    out.push(e[i].slice(3));
+    if (e[i][0] === 'R' || e[i][0] === 'C') i++;
+  }
+  return out;
+}
+
+export type Created = Omit<WorktreeRecord, 'pane' | 'parent'> & {
+  /** Tracked files with uncommitted changes in the base when the worktree was made (not in it); at most 50 named. */
+  baseUncommitted: string[];
+};
+
 /** Creates the worktree on a new branch from HEAD; on any failure the repository is as it was. */
-export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeRecord, 'pane' | 'parent'>> {
+export async function createWorktree(req: CreateRequest): Promise<Created> {
   const repo = await repoAt(req.cwd, req.env);
   const id = randomBytes(3).toString('hex');
   const branch = req.branch ?? `castellan/${slug(req.agent ?? 'agent')}-${id}`;
   await checkBranchName(branch, repo.top);
-  const refused = await refusal(repo, req.env);
+  const refused = await refusal(repo);
   if (refused) throw refused;
   const exists = await git(['show-ref', '--verify', '--quiet', `refs/heads/${branch}`], { cwd: repo.top, env: req.env, timeoutMs: 5000 });
-  if (exists.exitCode === 0) throw new GitError(`a branch named ${branch} already exists: give another name (--worktree NAME) or delete it`, 'branch_exists');
+  if (exists.exitCode === 0) throw new WorktreeError(`a branch named ${branch} already exists: give another name (--worktree NAME) or delete it`, 'branch_exists');
   const repoKey = `${slug(basename(repo.top))}-${createHash('sha256').update(repo.commonDir).digest('hex').slice(0, 8)}`;
   const leaf = slug(branch.replace(/\//g, '-'));
   const path = join(req.root, repoKey, leaf.endsWith(id) ? leaf : `${leaf}-${id}`);
-  if (existsSync(path)) throw new GitError(`${path} already exists`, 'worktree_exists');
+  if (existsSync(path)) throw new WorktreeError(`${path} already exists`, 'worktree_exists');
   const add = await git(['worktree', 'add', '--quiet', '-b', branch, path, repo.head], { cwd: repo.top, env: req.env, timeoutMs: 60_000 });
   if (add.exitCode !== 0) {
     await undo(repo, branch, path, req.env);
-    throw new GitError(`git worktree add failed: ${(add.stderr || add.stdout).trim().split('\n').slice(0, 3).join(' / ') || (add.timedOut ? 'timed out' : 'no message')}`, 'git_failed');
+    throw new WorktreeError(`git worktree add failed: ${(add.stderr || add.stdout).trim().split('\n').slice(0, 3).join(' / ') || (add.timedOut ? 'timed out' : 'no message')}`, 'git_failed');
   }
+  const baseUncommitted = (await baseChanges(repo, req.env).catch(() => [])).slice(0, 50).map(printable);
   const rec = { id, path, branch, repo: repo.top, commonDir: repo.commonDir, base: repo.branch, baseCommit: repo.head, ...(req.agent ? { agent: req.agent } : {}), createdAt: Date.now() };
   try {
     const gitDir = (await gitOk(['rev-parse', '--absolute-git-dir'], { cwd: path, env: req.env })).replace(/\n$/, '');
@@ -90,16 +106,17 @@ export async function createWorktree(req: CreateRequest): Promise<Omit<WorktreeR
     writeFileSync(join(gitDir, MARKER_FILE), JSON.stringify(marker) + '\n', { mode: 0o600 });
   } catch (e) {
     await undo(repo, branch, path, req.env);
-    throw e instanceof GitError ? e : new GitError(`could not mark the worktree: ${(e as Error).message}`);
+    throw e instanceof WorktreeError ? e : new WorktreeError(`could not mark the worktree: ${(e as Error).message}`);
   }
-  return rec;
+  return { ...rec, baseUncommitted };
 }
 
 /** Takes back a half-made worktree: its directory, git's record of it, and the branch (only if it is still at HEAD). */
 async function undo(repo: RepoInfo, branch: string, path: string, env?: NodeJS.ProcessEnv): Promise<void> {
   await git(['worktree', 'remove', '--force', path], { cwd: repo.top, env, timeoutMs: 30_000 });
   rmSync(path, { recursive: true, force: true });
-  await git(['worktree', 'prune'], { cwd: repo.top, env, timeoutMs: 10_000 });
-  const at = await git(['rev-parse', '-q', '--verify', `refs/heads/${branch}`], { cwd: repo.top, env, timeoutMs: 5000 });
-  if (at.exitCode === 0 && at.stdout.trim() === repo.head) await git(['branch', '-D', branch], { cwd: repo.top, env, timeoutMs: 5000 });
+  // Again now the directory is gone: git drops just this admin entry (`git worktree prune` would drop every stale one).
+  await git(['worktree', 'remove', '--force', path], { cwd: repo.top, env, timeoutMs: 10_000 });
+  // Compare-and-swap: deleted only while it still points where it was made.
+  await git(['update-ref', '-d', `refs/heads/${branch}`, repo.head], { cwd: repo.top, env, timeoutMs: 5000 });
 }

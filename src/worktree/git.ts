@@ -1,16 +1,7 @@
 // The one door to git: argv arrays (never a shell string), a deadline, capped output, and no program the repository chose.
-import { runCaptured, type RunResult } from '../hooks/run.js';
+import { WorktreeError } from './errors.js';
+import { runGit, type GitRun } from './run-git.js';
 
-/** A git operation that failed, with git's own words (first lines of stderr) for the user. */
-export class GitError extends Error {
-  constructor(
-    message: string,
-    readonly code: string = 'git_failed',
-    readonly detail?: string,
-  ) {
-    super(message);
-  }
-}
 
 export const GIT_TIMEOUT_MS = 15_000;
 const MAX_OUTPUT = 4 * 1024 * 1024;
@@ -22,7 +13,7 @@ const MAX_OUTPUT = 4 * 1024 * 1024;
  * diff drivers and textconv filters. These are castellan's own bookkeeping calls; an agent's git calls in its
  * pane are its own business and keep the repository's hooks.
  */
-const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'diff.external=', '-c', 'core.pager=cat', '-c', 'color.ui=false'];
+const SAFE = ['-c', 'core.hooksPath=/dev/null', '-c', 'core.fsmonitor=false', '-c', 'diff.external=', '-c', 'core.pager=cat', '-c', 'color.ui=false', '-c', 'gc.auto=0', '-c', 'maintenance.auto=false'];
 
 /** Variables git may see: enough to find the user's identity and config, nothing that prompts or pages. */
 function gitEnv(base: NodeJS.ProcessEnv): Record<string, string> {
@@ -44,16 +35,18 @@ export interface GitOptions {
 }
 
 /** Runs `git ARGS` in `cwd`; never throws for a non-zero exit (see `gitOk`). */
-export async function git(args: readonly string[], o: GitOptions): Promise<RunResult> {
-  return runCaptured({ file: 'git', args: [...SAFE, ...args], cwd: o.cwd, env: gitEnv(o.env ?? process.env), timeoutMs: o.timeoutMs ?? GIT_TIMEOUT_MS, maxOutput: MAX_OUTPUT, input: o.input });
+export async function git(args: readonly string[], o: GitOptions): Promise<GitRun> {
+  return runGit({ args: [...SAFE, ...args], cwd: o.cwd, env: gitEnv(o.env ?? process.env), timeoutMs: o.timeoutMs ?? GIT_TIMEOUT_MS, maxOutput: MAX_OUTPUT, input: o.input });
 }
 
-/** Runs git and returns stdout, or throws a GitError naming what failed. */
-export async function gitOk(args: readonly string[], o: GitOptions & { what?: string }): Promise<string> {
+/** Runs git and returns stdout, or throws a WorktreeError naming what failed (a cut output too, unless `partialOk`: a diff for the eye). */
+export async function gitOk(args: readonly string[], o: GitOptions & { what?: string; partialOk?: boolean }): Promise<string> {
   const r = await git(args, o);
-  if (r.spawnError) throw new GitError(`git could not start: ${r.spawnError}`, 'git_missing');
-  if (r.timedOut) throw new GitError(`${o.what ?? `git ${args[0]}`} took longer than ${o.timeoutMs ?? GIT_TIMEOUT_MS} ms and was stopped`, 'timeout');
-  if (r.exitCode !== 0) throw new GitError(`${o.what ?? `git ${args[0]}`} failed: ${firstLines(r.stderr || r.stdout)}`, 'git_failed', r.stderr);
+  if (r.spawnError) throw new WorktreeError(`git could not start: ${r.spawnError}`, 'git_missing');
+  if (r.timedOut) throw new WorktreeError(`${o.what ?? `git ${args[0]}`} took longer than ${o.timeoutMs ?? GIT_TIMEOUT_MS} ms and was stopped`, 'timeout');
+  if (r.exitCode !== 0) throw new WorktreeError(`${o.what ?? `git ${args[0]}`} failed: ${firstLines(r.stderr || r.stdout)}`, 'git_failed', r.stderr);
+  // A cut answer is no answer: a partial file list or commit list must not pass for the whole.
+  if (r.truncated && !o.partialOk) throw new WorktreeError(`${o.what ?? `git ${args[0]}`} printed more than ${MAX_OUTPUT} bytes; castellan did not act on a partial answer`, 'git_failed');
   return r.stdout;
 }
 
@@ -66,10 +59,10 @@ const BRANCH = /^[A-Za-z0-9_][A-Za-z0-9._/-]{0,199}$/;
 
 export async function checkBranchName(name: string, cwd: string): Promise<void> {
   if (!BRANCH.test(name) || name.includes('..') || name.includes('//') || name.endsWith('/') || name.endsWith('.lock') || name.endsWith('.')) {
-    throw new GitError(`"${printable(name)}" is not a branch name castellan will create (use letters, digits and . _ / -, not starting with - or .)`, 'invalid_params');
+    throw new WorktreeError(`"${printable(name)}" is not a branch name castellan will create (use letters, digits and . _ / -, not starting with - or .)`, 'invalid_params');
   }
   const r = await git(['check-ref-format', '--branch', name], { cwd, timeoutMs: 5000 });
-  if (r.exitCode !== 0) throw new GitError(`"${printable(name)}" is not a valid branch name (git check-ref-format)`, 'invalid_params');
+  if (r.exitCode !== 0) throw new WorktreeError(`"${printable(name)}" is not a valid branch name (git check-ref-format)`, 'invalid_params');
 }
 
 /** For messages: a name from outside, without control characters and at a readable length. */

@@ -1,14 +1,14 @@
 // The server's worktrees: made for agents, paired with their panes (kept across restarts), summarised live in borders, reviewed and merged.
 import { join } from 'node:path';
-import { ApiError, type ErrorCode } from '../api/errors.js';
 import type { AnyAction } from '../core/actions.js';
 import type { StampedEvent } from '../core/events.js';
 import type { PaneWorktree, State } from '../core/types.js';
 import * as act from './actions.js';
 import { createWorktree } from './create.js';
-import { GitError } from './git.js';
+import { WorktreeError } from './errors.js';
+import { heldWork, type Work } from './held.js';
 import type { ChangeSummary, WorktreeRecord } from './record.js';
-import { cleanAndMerged, diffText, fileChanges, summarize } from './status.js';
+import { diffText, fileChanges, summarize } from './status.js';
 import { readStore, storeFile, writeStore } from './store.js';
 import { SummaryWatch } from './watch.js';
 
@@ -21,14 +21,6 @@ export interface WorktreeHost {
   emit(e: { type: string; [k: string]: unknown }): void;
   listen(fn: (e: StampedEvent) => void): () => void;
   log(msg: string): void;
-}
-
-const CODES: Record<string, ErrorCode> = { not_a_repository: 'not_a_repository', no_commits: 'not_a_repository', invalid_params: 'invalid_params', busy: 'busy', timeout: 'timeout', git_failed: 'git_failed', git_missing: 'git_failed' };
-
-/** A git failure as the API's error: a stable code, git's reason kept in data. */
-export function apiError(e: unknown): unknown {
-  if (!(e instanceof GitError)) return e;
-  return new ApiError(CODES[e.code] ?? 'worktree_refused', e.message, { reason: e.code });
 }
 
 const within = (dir: string | undefined, root: string) => !!dir && (dir === root || dir.startsWith(root.endsWith('/') ? root : `${root}/`));
@@ -97,16 +89,14 @@ export class WorktreeManager {
     return this.saving;
   }
 
-  async create(p: { cwd: string; agent?: string; branch?: string; parent?: string }): Promise<WorktreeRecord> {
-    try {
-      const rec: WorktreeRecord = { ...(await createWorktree({ cwd: p.cwd, root: this.root, agent: p.agent, branch: p.branch, env: this.h.env })), ...(p.parent ? { parent: p.parent } : {}) };
-      this.records.push(rec);
-      this.save();
-      this.h.emit({ type: 'worktree_created', id: rec.id, branch: rec.branch, path: rec.path, base: rec.base, repo: rec.repo });
-      return rec;
-    } catch (e) {
-      throw apiError(e);
-    }
+  /** Makes the worktree; `baseUncommitted` names the base's tracked changes the new worktree does not have. */
+  async create(p: { cwd: string; agent?: string; branch?: string; parent?: string }): Promise<{ rec: WorktreeRecord; baseUncommitted: string[] }> {
+    const { baseUncommitted, ...made } = await createWorktree({ cwd: p.cwd, root: this.root, agent: p.agent, branch: p.branch, env: this.h.env });
+    const rec: WorktreeRecord = { ...made, ...(p.parent ? { parent: p.parent } : {}) };
+    this.records.push(rec);
+    this.save();
+    this.h.emit({ type: 'worktree_created', id: rec.id, branch: rec.branch, path: rec.path, base: rec.base, repo: rec.repo, ...(baseUncommitted.length ? { base_uncommitted: baseUncommitted } : {}) });
+    return { rec, baseUncommitted };
   }
 
   /** The pane now works in the worktree: the border shows it from here on. */
@@ -158,22 +148,30 @@ export class WorktreeManager {
   find(t: Target): WorktreeRecord {
     const r = t.pane ? this.records.find((x) => x.pane === t.pane) : this.records.find((x) => x.id === t.id || x.branch === t.id);
     if (r) return r;
-    if (t.pane) throw new ApiError(this.h.state().panes[t.pane] ? 'not_a_worktree' : 'pane_not_found', this.h.state().panes[t.pane] ? `pane ${t.pane} does not work in a castellan worktree (start one with --worktree)` : `no pane ${t.pane}`);
-    throw new ApiError('not_a_worktree', `no castellan worktree ${String(t.id).slice(0, 80)} (castellan worktree list shows them)`);
+    if (t.pane) throw this.h.state().panes[t.pane] ? new WorktreeError(`pane ${t.pane} does not work in a castellan worktree (start one with --worktree)`, 'not_a_worktree') : new WorktreeError(`no pane ${t.pane}`, 'pane_not_found');
+    throw new WorktreeError(`no castellan worktree ${String(t.id).slice(0, 80)} (castellan worktree list shows them)`, 'not_a_worktree');
   }
 
   byPath(cwd: string): WorktreeRecord | undefined {
     return this.records.find((r) => within(cwd, r.path));
   }
 
-  async list(): Promise<Array<Record<string, unknown>>> {
+  /** Each worktree (or the one asked for) with its summary, whether it is clean and merged, and what removing it would lose (`work`). */
+  async list(only?: Target): Promise<Array<Record<string, unknown>>> {
     return Promise.all(
-      this.records.map(async (r) => {
+      (only ? [this.find(only)] : this.records).map(async (r) => {
         const s = await summarize(r).catch(() => undefined);
-        const cm = s && !s.missing ? await cleanAndMerged(r).catch(() => undefined) : undefined;
-        return { ...this.row(r), summary: s ?? null, clean: cm?.clean ?? null, merged: cm?.merged ?? null };
+        const w = s ? await heldWork(r).catch(() => undefined) : undefined;
+        const has = (...k: Work['kind'][]) => !!w?.some((x) => k.includes(x.kind));
+        return { ...this.row(r), summary: s ?? null, clean: w ? !has('uncommitted', 'untracked', 'ignored') : null, merged: w ? !has('commits', 'stash') : null, work: w ? w.map((x) => x.why) : null };
       }),
     );
+  }
+
+  /** The worktree and branch of the pane working in one (pane.list reports them, as hook payloads do). */
+  ofPane(pane: string): { worktree: string; branch: string } | undefined {
+    const r = this.records.find((x) => x.pane === pane);
+    return r ? { worktree: r.path, branch: r.branch } : undefined;
   }
 
   private row(r: WorktreeRecord): Record<string, unknown> {
@@ -182,23 +180,15 @@ export class WorktreeManager {
 
   async review(t: Target, o: { diff?: boolean; color?: boolean } = {}): Promise<Record<string, unknown>> {
     const r = this.find(t);
-    try {
-      const c = await fileChanges(r);
-      return { ...this.row(r), files: c.files, ahead: c.ahead, uncommitted: c.uncommitted, ...(o.diff ? { diff: await diffText(r, { color: o.color, maxBytes: 4 * 1024 * 1024 }) } : {}) };
-    } catch (e) {
-      throw apiError(e);
-    }
+    const c = await fileChanges(r);
+    return { ...this.row(r), files: c.files, ahead: c.ahead, uncommitted: c.uncommitted, ...(o.diff ? { diff: await diffText(r, { color: o.color, maxBytes: 4 * 1024 * 1024 }) } : {}) };
   }
 
   private async run<T>(r: WorktreeRecord, what: string, fn: () => Promise<T>): Promise<T> {
-    try {
-      const out = await fn();
-      this.h.emit({ type: 'worktree_action', action: what, id: r.id, branch: r.branch, ...(r.pane ? { pane: r.pane } : {}), result: out as unknown as Record<string, unknown> });
-      this.watches.get(r.id)?.poke(0);
-      return out;
-    } catch (e) {
-      throw apiError(e);
-    }
+    const out = await fn();
+    this.h.emit({ type: 'worktree_action', action: what, id: r.id, branch: r.branch, ...(r.pane ? { pane: r.pane } : {}), result: out as unknown as Record<string, unknown> });
+    this.watches.get(r.id)?.poke(0);
+    return out;
   }
 
   commit(t: Target, message: string) {
@@ -231,27 +221,33 @@ export class WorktreeManager {
     return out;
   }
 
-  /** Removes worktrees no pane works in that are clean and merged; a worktree deleted by hand goes too once its branch is merged. */
-  async prune(): Promise<{ removed: Array<Record<string, unknown>>; kept: Array<Record<string, unknown>> }> {
+  /**
+   * Removes the worktrees no pane works in that hold no work (see held.ts): nothing uncommitted, untracked or ignored,
+   * no commit and no stash only the worktree has. Ignored files (build output, but also a secret.env) go only when
+   * `includeIgnored` says so. Every other worktree is kept, with why.
+   */
+  async prune(o: { includeIgnored?: boolean } = {}): Promise<{ removed: Array<Record<string, unknown>>; kept: Array<Record<string, unknown>> }> {
     const removed: Array<Record<string, unknown>> = [];
     const kept: Array<Record<string, unknown>> = [];
+    const held = async (r: WorktreeRecord) => {
+      const w = (await heldWork(r)).filter((x) => !(o.includeIgnored && x.kind === 'ignored'));
+      return w.map((x) => (x.kind === 'ignored' ? `${x.why}: --include-ignored deletes them` : x.why));
+    };
     for (const r of [...this.records]) {
       if (r.pane && this.h.state().panes[r.pane]) {
         kept.push({ ...this.row(r), why: 'a pane works in it' });
         continue;
       }
-      const s = await summarize(r).catch(() => undefined);
-      const cm = s?.missing ? { clean: true, merged: await act.branchMerged(r) } : await cleanAndMerged(r).catch(() => undefined);
-      if (!cm || !cm.clean || !cm.merged) {
-        kept.push({ ...this.row(r), why: !cm ? 'git could not read it' : !cm.clean ? 'uncommitted changes' : 'unmerged commits' });
-        continue;
-      }
       try {
-        await act.discard(r);
+        const why = await act.removeIfDone(r, () => held(r));
+        if (why.length) {
+          kept.push({ ...this.row(r), why: why.join('; ') });
+          continue;
+        }
         this.drop(r);
         removed.push(this.row(r));
       } catch (e) {
-        kept.push({ ...this.row(r), why: (e as Error).message });
+        kept.push({ ...this.row(r), why: `could not check it, so it stays: ${(e as Error).message}` });
       }
     }
     return { removed, kept };

@@ -1,7 +1,8 @@
 // What an agent's worktree holds against its base: the change summary for the border, the file list and the diff for the review.
 import { existsSync, openSync, readSync, closeSync, fstatSync } from 'node:fs';
 import { join } from 'node:path';
-import { git, GitError, gitOk } from './git.js';
+import { WorktreeError } from './errors.js';
+import { git, gitOk } from './git.js';
 import type { ChangeSummary, WorktreeRecord } from './record.js';
 
 /** Untracked files read for their line count: a few small ones, so one huge file never stalls a summary. */
@@ -45,7 +46,7 @@ function lineCount(file: string): number {
 
 /** Every file that differs from the base (committed or not), with its +/- lines; untracked files count as added. */
 export async function fileChanges(r: WorktreeRecord): Promise<{ files: FileChange[]; ahead: number; uncommitted: number }> {
-  if (!existsSync(r.path)) throw new GitError(`the worktree ${r.path} was deleted (by hand?): castellan worktree discard --pane ${r.pane ?? '?'} forgets it, or castellan worktree prune`, 'worktree_missing');
+  if (!existsSync(r.path)) throw new WorktreeError(`the worktree ${r.path} was deleted (by hand?): castellan worktree discard --pane ${r.pane ?? '?'} forgets it, or castellan worktree prune`, 'worktree_missing');
   const base = await compareBase(r);
   const [numstat, names, status, ahead] = await Promise.all([
     gitOk(['diff', '--no-ext-diff', '--no-textconv', '--numstat', '-z', '--no-renames', base], { cwd: r.path, what: 'git diff --numstat' }),
@@ -91,7 +92,7 @@ export async function summarize(r: WorktreeRecord): Promise<ChangeSummary> {
 export async function diffText(r: WorktreeRecord, o: { color?: boolean; maxBytes?: number } = {}): Promise<string> {
   const base = await compareBase(r);
   const color = `--color=${o.color ? 'always' : 'never'}`;
-  let out = await gitOk(['diff', '--no-ext-diff', '--no-textconv', color, '--stat', '--patch', base], { cwd: r.path, what: 'git diff' });
+  let out = await gitOk(['diff', '--no-ext-diff', '--no-textconv', color, '--stat', '--patch', base], { cwd: r.path, what: 'git diff', partialOk: true });
   // New files the agent has not added: shown as additions too (git diff alone leaves them out), a bounded few.
   const status = await gitOk(['status', '--porcelain=v2', '-z', '--untracked-files=all'], { cwd: r.path, what: 'git status' });
   const untracked = status.split('\0').filter((e) => e.startsWith('? ')).map((e) => e.slice(2));
@@ -101,11 +102,4 @@ export async function diffText(r: WorktreeRecord, o: { color?: boolean; maxBytes
   }
   if (untracked.length > UNTRACKED_READ.files) out += `\n… and ${untracked.length - UNTRACKED_READ.files} more new files\n`;
   return o.maxBytes && out.length > o.maxBytes ? `${out.slice(0, o.maxBytes)}\n… (diff cut at ${o.maxBytes} bytes)\n` : out;
-}
-
-/** Whether the worktree is clean (nothing uncommitted) and its branch is contained in its base. */
-export async function cleanAndMerged(r: WorktreeRecord): Promise<{ clean: boolean; merged: boolean }> {
-  const s = await gitOk(['status', '--porcelain', '--untracked-files=all'], { cwd: r.path, what: 'git status' });
-  const merged = r.base ? (await git(['merge-base', '--is-ancestor', `refs/heads/${r.branch}`, `refs/heads/${r.base}`], { cwd: r.repo, timeoutMs: 5000 })).exitCode === 0 : false;
-  return { clean: !s.trim(), merged };
 }

@@ -43,7 +43,7 @@ export default defineCommand({
     const pane = values.pane === undefined || values.pane === 'new' ? ctx.env.CASTELLAN_PANE_ID || undefined : paneArg(ctx, values.pane);
     const api = await ctx.connect();
     try {
-      const r = await api.request<{ agent_id: string; pane_id: string; agent_type: string; kind: string; delivery: string; worktree?: { branch: string; path: string } }>(
+      const r = await api.request<{ agent_id: string; pane_id: string; agent_type: string; kind: string; delivery: string; worktree?: { branch: string; path: string; note?: string } }>(
         'agent.start',
         {
           name: positionals[0],
@@ -57,6 +57,8 @@ export default defineCommand({
         { timeoutMs: parent ? 120_000 : worktree ? 90_000 : 15_000 },
       );
       ctx.out(values.json ? JSON.stringify(r) : `${r.agent_id} ${r.pane_id}${r.worktree ? ` ${r.worktree.branch} ${r.worktree.path}` : ''}`);
+      // Started, but the agent does not have the base's uncommitted edits: said where a person reads it.
+      if (r.worktree?.note && !values.json) ctx.err(`castellan: note: ${r.worktree.note}`);
       return EXIT.ok;
     } finally {
       api.close();

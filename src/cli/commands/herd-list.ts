@@ -16,7 +16,7 @@ export default defineCommand({
     try {
       const { panes } = await api.request<{ panes: PaneInfo[] }>('pane.list', {}, { timeoutMs: 5000 });
       if (values.json) {
-        ctx.out(JSON.stringify(panes.map((p) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null }))));
+        ctx.out(JSON.stringify(panes.map((p) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null, worktree: p.worktree ?? null, branch: p.branch ?? null }))));
         return EXIT.ok;
       }
       const now = Date.now();

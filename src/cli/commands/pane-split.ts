@@ -38,7 +38,7 @@ export default defineCommand({
     if (sub && !target) throw new UsageError('--sub-harness needs --pane PARENT outside a castellan pane');
     const api = await ctx.connect();
     try {
-      const r = await api.request<{ pane_id: string; window_id: string }>('pane.split', {
+      const r = await api.request<{ pane_id: string; window_id: string; worktree?: { note?: string } }>('pane.split', {
         ...(target ? { pane_id: target } : {}),
         direction,
         ...(rest.length ? { command: rest } : {}),
@@ -52,6 +52,7 @@ export default defineCommand({
         // SessionStart hooks may run before a sub-harness pane opens (each has up to 30 s by default).
       }, { timeoutMs: sub ? 120_000 : worktree ? 90_000 : 10_000 });
       ctx.out(values.json ? JSON.stringify(r) : r.pane_id);
+      if (r.worktree?.note && !values.json) ctx.err(`castellan: note: ${r.worktree.note}`);
       return EXIT.ok;
     } finally {
       api.close();

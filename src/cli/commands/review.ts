@@ -1,5 +1,6 @@
 // `castellan review --pane ID`: review an agent's worktree (files, diff in your pager) and commit, merge, rebase or discard it.
 import { paneArg } from '../cli-util.js';
+import { confirmTyped } from '../confirm.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 import { outcome, reviewLines, type ReviewData } from '../../worktree/review/model.js';
 
@@ -7,7 +8,7 @@ const ACTIONS = ['merge', 'rebase', 'discard'] as const;
 
 export default defineCommand({
   name: 'review',
-  usage: 'castellan review (--pane ID | --id ID|BRANCH) [--commit MESSAGE] [--merge | --rebase | --discard] [--diff] [--json]',
+  usage: 'castellan review (--pane ID | --id ID|BRANCH) [--commit MESSAGE] [--merge | --rebase | --discard [--force]] [--diff] [--json]',
   summary: 'Review an agent worktree\'s changes against its base, then commit, merge, rebase or discard them.',
   details: [
     'In a terminal, with no action flag: an interactive review (prefix D opens it for the focused pane): the files changed',
@@ -16,6 +17,7 @@ export default defineCommand({
     'the base left exactly as it was), r rebases on the base\'s new HEAD, x discards the worktree and its branch.',
     'With flags (or without a terminal) it does that and prints the outcome: --commit MSG first, then --merge/--rebase/--discard;',
     '--diff prints the diff. --id names a worktree whose pane is closed (castellan worktree list).',
+    '--discard asks you to type yes on a terminal, as x does; with no terminal it needs --force.',
   ].join('\n'),
   options: {
     pane: { type: 'string' },
@@ -24,6 +26,7 @@ export default defineCommand({
     merge: { type: 'boolean' },
     rebase: { type: 'boolean' },
     discard: { type: 'boolean' },
+    force: { type: 'boolean' },
     diff: { type: 'boolean' },
     json: { type: 'boolean' },
     // prefix D runs the review in a pane of its own: quitting closes that pane.
@@ -58,6 +61,14 @@ export default defineCommand({
       if (values.commit !== undefined) await step('commit', 'worktree.commit', { message: String(values.commit) });
       if (values.merge) await step('merge', 'worktree.merge');
       if (values.rebase) await step('rebase', 'worktree.rebase');
+      if (values.discard && !values.force) {
+        // As the interactive x and `worktree discard`: a discard is typed out, or --force where nobody can be asked.
+        const yes = await confirmTyped({ stdin: process.stdin, stdout: process.stdout }, `discard ${pane ?? id} and every change in it? type yes: `);
+        if (!yes) {
+          ctx.err(yes === undefined ? 'castellan review: not discarded: with no terminal to ask on, --force says you mean it' : 'not discarded');
+          return yes === undefined ? EXIT.usage : EXIT.error;
+        }
+      }
       if (values.discard) await step('discard', 'worktree.discard');
       if (!values.discard) {
         const d = await call<ReviewData & { diff?: string }>('worktree.review', { ...target, diff: !!values.diff });

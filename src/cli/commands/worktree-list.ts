@@ -1,21 +1,20 @@
-// `castellan worktree list`: the agents' worktrees, their panes and what they hold (kept until merged and pruned, or discarded).
+// `castellan worktree list`: the agents' worktrees, their panes and what they hold (kept until pruned with nothing in them, or discarded).
 import { table } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
 
-interface Row { id: string; branch: string; base: string; path: string; pane_id: string | null; agent: string | null; summary: { files: number; added: number; removed: number; ahead: number; uncommitted: number; missing?: boolean } | null; clean: boolean | null; merged: boolean | null }
+interface Row { id: string; branch: string; base: string; path: string; pane_id: string | null; agent: string | null; summary: { files: number; added: number; removed: number; ahead: number; uncommitted: number; missing?: boolean } | null; work: string[] | null }
 
+/** What the worktree holds, as prune sees it: "clean, merged" only when removing it would lose nothing. */
 export function stateOf(w: Row): string {
-  if (w.summary?.missing) return 'deleted by hand';
-  if (w.clean === null) return '?';
-  if (w.clean && w.merged) return 'clean, merged';
-  const ahead = w.summary?.ahead ?? 0;
-  return [...(w.clean ? [] : [`${w.summary?.uncommitted ?? '?'} uncommitted`]), ...(w.merged ? [] : [`${ahead} unmerged commit${ahead === 1 ? '' : 's'}`])].join(', ');
+  const gone = w.summary?.missing ? ['deleted by hand'] : [];
+  if (w.work === null) return [...gone, '?'].join(', ');
+  return [...gone, ...(w.work.length ? w.work : ['clean, merged'])].join('; ');
 }
 
 export default defineCommand({
   name: 'worktree list',
   usage: 'castellan worktree list [--json]',
-  summary: 'List the agents\' git worktrees: branch, pane, changes, and whether each is clean and merged.',
+  summary: 'List the agents\' git worktrees: branch, pane, changes, and the work each holds (what prune keeps it for).',
   options: { json: { type: 'boolean' } },
   run: async (ctx, { values }) => {
     const api = await ctx.connect();
