@@ -1,6 +1,6 @@
 // What a config reload could not apply to what already runs, and a watcher that reloads when a layer file changes.
-import { watch, type FSWatcher } from 'node:fs';
-import { basename, dirname } from 'node:path';
+import { existsSync, statSync, watch, type FSWatcher } from 'node:fs';
+import { basename, dirname, join } from 'node:path';
 import type { Config } from '../config/schema.js';
 
 /**
@@ -22,8 +22,9 @@ export const WATCH_DEBOUNCE_MS = 200;
 
 /**
  * Watches the directories of the layer files, not the files: editors that save by writing a new file and
- * renaming it over the old one (vim, many IDEs) replace the inode a file watch would follow. A directory
- * that does not exist is skipped (creating it later needs `castellan config reload` once).
+ * renaming it over the old one (vim, `sed -i`, many IDEs) replace the inode a file watch would follow. A directory
+ * that does not exist yet (no `~/.castellan/` when the server started) is waited for from its nearest existing
+ * ancestor, and one that is removed and made again is watched again: the file appearing there is a change.
  */
 export function watchConfigFiles(files: string[], onChange: () => void, debounceMs = WATCH_DEBOUNCE_MS): { close(): void } {
   const byDir = new Map<string, Set<string>>();
@@ -33,26 +34,89 @@ export function watchConfigFiles(files: string[], onChange: () => void, debounce
     byDir.get(d)!.add(basename(f));
   }
   let timer: NodeJS.Timeout | undefined;
-  const watchers: FSWatcher[] = [];
-  for (const [dir, names] of byDir) {
+  let closed = false;
+  const watchers = new Map<string, FSWatcher>();
+  const changed = () => {
+    if (closed) return;
+    if (timer) clearTimeout(timer);
+    timer = setTimeout(onChange, debounceMs);
+    timer.unref?.();
+  };
+  const inode = (p: string) => {
     try {
-      const w = watch(dir, { persistent: false }, (_event, name) => {
-        // Some platforms give no name: then any change in the directory counts.
-        if (name && !names.has(String(name))) return;
-        if (timer) clearTimeout(timer);
-        timer = setTimeout(onChange, debounceMs);
-        timer.unref?.();
+      return statSync(p).ino;
+    } catch {
+      return undefined;
+    }
+  };
+  /** Calls `then` once `dir` exists, watching its nearest existing ancestor until it does. */
+  const waitForDir = (dir: string, then: () => void): void => {
+    if (closed) return;
+    let near = dir;
+    while (!existsSync(near) && dirname(near) !== near) near = dirname(near);
+    if (near === dir) return then();
+    const key = `${dir}\0wait`;
+    watchers.get(key)?.close();
+    try {
+      const w = watch(near, { persistent: false }, () => {
+        // Something changed in the ancestor: one level nearer (or the directory itself) may exist now.
+        if (existsSync(near) && !existsSync(dir) && near === nearest(dir)) return;
+        w.close();
+        watchers.delete(key);
+        waitForDir(dir, then);
       });
       w.on('error', () => w.close());
-      watchers.push(w);
+      watchers.set(key, w);
     } catch {
-      /* no such directory, or not watchable: reload by hand */
+      /* not watchable: `castellan config reload` by hand */
     }
-  }
+  };
+  const nearest = (dir: string) => {
+    let near = dir;
+    while (!existsSync(near) && dirname(near) !== near) near = dirname(near);
+    return near;
+  };
+  const arm = (dir: string, names: Set<string>): void => {
+    if (closed) return;
+    watchers.get(dir)?.close();
+    watchers.delete(dir);
+    const again = () =>
+      waitForDir(dir, () => {
+        arm(dir, names);
+        // Made since we last looked, maybe with the file already in it.
+        if ([...names].some((n) => existsSync(join(dir, n)))) changed();
+      });
+    const ino = inode(dir);
+    try {
+      const w = watch(dir, { persistent: false }, (_event, name) => {
+        // The directory itself went away (rm -rf, renamed) or is another one now: watch what is there, or wait for it.
+        // Linux names the directory itself when it is removed; a new one may reuse the inode number.
+        if (inode(dir) !== ino || (name && String(name) === basename(dir) && !names.has(String(name)))) {
+          w.close();
+          watchers.delete(dir);
+          return again();
+        }
+        // Some platforms give no name: then any change in the directory counts.
+        if (name && !names.has(String(name))) return;
+        changed();
+      });
+      w.on('error', () => {
+        w.close();
+        watchers.delete(dir);
+        again();
+      });
+      watchers.set(dir, w);
+    } catch {
+      again();
+    }
+  };
+  for (const [dir, names] of byDir) arm(dir, names);
   return {
     close() {
+      closed = true;
       if (timer) clearTimeout(timer);
-      for (const w of watchers) w.close();
+      for (const w of watchers.values()) w.close();
+      watchers.clear();
     },
   };
 }

@@ -1,7 +1,8 @@
 // Hostile cases for the config file watcher: a flood of saves, rename-replace saves, unrelated files, missing directories.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { watchConfigFiles } from '../../src/server/config-live.js';
@@ -58,4 +59,28 @@ test('other files in the directory do not reload; a missing directory or file is
   w.close();
   writeFileSync(file, 'after close\n');
   await assert.rejects(waitFor(() => calls > n, { timeoutMs: 400 }), /timed out/, 'closed: no more reloads');
+});
+
+test('a config directory made after the watch started (two levels), a sed -i edit, and a directory removed and made again are all seen', async (t) => {
+  const root = tempDir(t);
+  const dir = join(root, 'home', '.castellan');
+  const file = join(dir, 'config.toml');
+  let calls = 0;
+  const w = watchConfigFiles([file], () => calls++, 50);
+  t.after(() => w.close());
+  mkdirSync(join(root, 'home'));
+  mkdirSync(dir);
+  writeFileSync(file, 'a = 1\n');
+  await waitFor(() => calls >= 1, { timeoutMs: 5000, message: 'a file in a directory that did not exist at start' });
+  let n = calls;
+  execFileSync('sed', ['-i', 's/1/2/', file]);
+  await waitFor(() => calls > n, { timeoutMs: 5000, message: 'sed -i (a new inode) seen' });
+  n = calls;
+  rmSync(dir, { recursive: true, force: true });
+  mkdirSync(dir);
+  writeFileSync(file, 'a = 3\n');
+  await waitFor(() => calls > n, { timeoutMs: 5000, message: 'the directory made again is watched again' });
+  n = calls;
+  execFileSync('sed', ['-i', 's/3/4/', file]);
+  await waitFor(() => calls > n, { timeoutMs: 5000, message: 'and later edits there too' });
 });
