@@ -3,7 +3,12 @@
 // Never from the screen alone: a transcript can quote another agent's screen. Native agents are found
 // by process name (claude 2.1.x and codex are binaries); node/bun/python agents by their script in
 // argv (`node …/bin/gemini`, `node …/pi-coding-agent/dist/cli.js`). Wrappers (npx, npm exec, the
-// codex node shim) are looked through: the nearest match under the foreground process wins.
+// codex node shim) are looked through: the nearest match under the foreground process wins. The signatures are
+// data: each rule file's `[identify]` table (src/detect/signatures.ts).
+import { builtinRules } from './rules.js';
+import type { Signature } from './signatures.js';
+
+export type { Signature };
 
 export interface ProcInfo {
   pid: number;
@@ -25,6 +30,8 @@ export interface IdentifyInput {
   launchCommand?: readonly string[];
   /** The agent a hook bridge or the API reported for this pane. */
   reported?: string;
+  /** Signature rows to match (default: the built-in ones); the server adds the user's rule files' rows. */
+  signatures?: readonly Signature[];
 }
 
 export type IdentifySource = 'process' | 'report' | 'command' | 'shell' | 'none';
@@ -38,34 +45,15 @@ export interface Identification {
   why: string;
 }
 
-interface Signature {
-  agent: string;
-  /** Exact executable names (comm / argv[0] basename). */
-  names: readonly string[];
-  /** npm/pip package names: matched as an argument (`npx @google/gemini-cli`) or a path segment. */
-  packages: readonly string[];
-  /** Script paths run by an interpreter (argv[1..]); matched against the whole argument. */
-  scripts: readonly RegExp[];
+/**
+ * The table of agents castellan recognises: the `[identify]` rows of the built-in rule files (src/detect/rules/*.toml),
+ * loaded once. The server passes its own table (built-in rows plus the user's ~/.castellan/detect files) to identify().
+ */
+export function builtinSignatures(): readonly Signature[] {
+  return builtinRules().signatures;
 }
 
-/** The table of agents castellan recognises. Add a row to teach it another one. */
-export const AGENT_SIGNATURES: readonly Signature[] = [
-  { agent: 'claude', names: ['claude'], packages: ['@anthropic-ai/claude-code'], scripts: [/(?:^|\/)claude(?:\.exe)?$/, /\/claude\/versions\/[^/]+$/] },
-  { agent: 'codex', names: ['codex'], packages: ['@openai/codex'], scripts: [/(?:^|\/)codex(?:\.js)?$/] },
-  { agent: 'gemini', names: ['gemini'], packages: ['@google/gemini-cli'], scripts: [/(?:^|\/)gemini(?:\.js)?$/] },
-  { agent: 'pi', names: ['pi'], packages: ['@mariozechner/pi-coding-agent'], scripts: [/(?:^|\/)pi$/] },
-  { agent: 'cursor', names: ['cursor-agent'], packages: ['cursor-agent'], scripts: [/(?:^|\/)cursor-agent$/] },
-  { agent: 'opencode', names: ['opencode'], packages: ['opencode-ai'], scripts: [/(?:^|\/)opencode(?:\.js)?$/] },
-  { agent: 'aider', names: ['aider'], packages: ['aider-chat'], scripts: [/(?:^|\/)aider$/] },
-  { agent: 'amp', names: ['amp'], packages: ['@sourcegraph/amp'], scripts: [/(?:^|\/)amp$/] },
-  { agent: 'copilot', names: ['copilot'], packages: ['@github/copilot'], scripts: [/(?:^|\/)copilot$/] },
-];
-
-const escape = (s: string) => s.replace(/[.*+?^${}()|[\]\\/]/g, '\\$&');
-/** `pkg`, `pkg@1.2.3` as an argument, or `/pkg/` inside a path. */
-const PACKAGE_RES = new Map(AGENT_SIGNATURES.flatMap((s) => s.packages.map((p) => [p, new RegExp(`^${escape(p)}(?:@[^/]*)?$|/${escape(p)}/`)] as const)));
-const matches = (s: Signature, arg: string): boolean =>
-  s.scripts.some((re) => re.test(arg)) || s.packages.some((p) => (PACKAGE_RES.get(p) ?? new RegExp(`/${escape(p)}/`)).test(arg));
+const matches = (s: Signature, arg: string): boolean => s.scripts.some((re) => re.test(arg)) || s.packageRes.some((re) => re.test(arg));
 
 const INTERPRETERS = new Set(['node', 'nodejs', 'bun', 'deno', 'python', 'python3', 'tsx', 'npx', 'npm', 'pnpm', 'yarn', 'uv', 'uvx', 'pipx']);
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'fish', 'dash', 'ksh', 'tcsh', 'csh', 'nu', 'elvish', 'xonsh', 'pwsh', 'login']);
@@ -74,7 +62,7 @@ const base = (p: string): string => p.slice(p.lastIndexOf('/') + 1);
 const isInterpreter = (name: string): boolean => INTERPRETERS.has(name) || /^(?:node|python3?)[\d.]*$/.test(name);
 
 /** The agent one process is, judged from its name and arguments alone. */
-export function agentOfProcess(p: Pick<ProcInfo, 'comm' | 'argv'>, table: readonly Signature[] = AGENT_SIGNATURES): string | undefined {
+export function agentOfProcess(p: Pick<ProcInfo, 'comm' | 'argv'>, table: readonly Signature[] = builtinSignatures()): string | undefined {
   const exe = base(p.argv[0] ?? '') || p.comm;
   for (const name of [p.comm, exe]) {
     const hit = table.find((s) => s.names.includes(name));
@@ -95,7 +83,7 @@ export function agentOfProcess(p: Pick<ProcInfo, 'comm' | 'argv'>, table: readon
 }
 
 /** Breadth-first from `start`: the nearest descendant (or itself) that is an agent. */
-function searchTree(procs: readonly ProcInfo[], start: number): { agent: string; proc: ProcInfo } | undefined {
+function searchTree(procs: readonly ProcInfo[], start: number, table: readonly Signature[]): { agent: string; proc: ProcInfo } | undefined {
   const byPid = new Map(procs.map((p) => [p.pid, p]));
   const children = new Map<number, ProcInfo[]>();
   for (const p of procs) {
@@ -109,7 +97,7 @@ function searchTree(procs: readonly ProcInfo[], start: number): { agent: string;
     const p = queue.shift()!;
     if (seen.has(p.pid)) continue;
     seen.add(p.pid);
-    const agent = agentOfProcess(p);
+    const agent = agentOfProcess(p, table);
     if (agent) return { agent, proc: p };
     queue.push(...(children.get(p.pid) ?? []).sort((a, b) => a.pid - b.pid));
   }
@@ -121,12 +109,13 @@ const describe = (p: ProcInfo): string => `pid ${p.pid} ${[p.comm, ...p.argv.sli
 /** Pure: decides the pane's agent. Order: process tree, then a report, then the launch command. */
 export function identify(input: IdentifyInput): Identification {
   const procs = input.processes;
+  const table = input.signatures ?? builtinSignatures();
   if (procs.length > 0) {
     const pids = new Set(procs.map((p) => p.pid));
     const root = input.rootPid ?? procs.find((p) => !pids.has(p.ppid))?.pid ?? procs[0].pid;
     const fg = input.foregroundPid !== undefined && pids.has(input.foregroundPid) ? input.foregroundPid : undefined;
     // The foreground group is what the user talks to; a background job is not the pane's agent.
-    const hit = searchTree(procs, fg ?? root);
+    const hit = searchTree(procs, fg ?? root, table);
     if (hit) return { agent: hit.agent, source: 'process', pid: hit.proc.pid, why: describe(hit.proc) };
     const front = procs.find((p) => p.pid === (fg ?? root));
     if (front && SHELLS.has(front.comm.replace(/^-/, ''))) {
@@ -139,11 +128,11 @@ export function identify(input: IdentifyInput): Identification {
   if (input.reported) return { agent: input.reported, source: 'report', why: 'reported by the agent (process tree unavailable)' };
   const cmd = input.launchCommand ?? [];
   if (cmd.length > 0) {
-    const agent = agentOfProcess({ comm: base(cmd[0]), argv: cmd });
+    const agent = agentOfProcess({ comm: base(cmd[0]), argv: cmd }, table);
     if (agent) return { agent, source: 'command', why: `launched as ${cmd.join(' ').slice(0, 120)}` };
     // `sh -c "claude --resume"` and friends
     const inline = cmd.length >= 3 && SHELLS.has(base(cmd[0])) && cmd[1] === '-c' ? cmd[2].trim().split(/\s+/) : undefined;
-    const agent2 = inline ? agentOfProcess({ comm: base(inline[0]), argv: inline }) : undefined;
+    const agent2 = inline ? agentOfProcess({ comm: base(inline[0]), argv: inline }, table) : undefined;
     if (agent2) return { agent: agent2, source: 'command', why: `launched as ${cmd.join(' ').slice(0, 120)}` };
   }
   return { source: 'none', why: 'no process information, report or known launch command' };

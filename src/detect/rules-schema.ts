@@ -68,6 +68,20 @@ export const submitSchema = z.strictObject({
   approve: patterns.default([]),
 });
 
+/**
+ * How to know the agent's process (src/detect/signatures.ts): rule file `[identify]`. Matched against a pane's process
+ * tree, never against the screen. Only built-in files and the user's own directory are read: a repository's files
+ * never add a signature (a signature decides which agent a program is, and with it which commands castellan runs).
+ */
+export const identifySchema = z.strictObject({
+  /** Exact executable names: /proc comm (at most 15 characters) or argv[0]'s basename (`opencode`, `.kilo`). */
+  names: z.array(z.string().min(1).max(64).regex(/^[^\s/]+$/, 'a file name, no "/" or spaces')).max(16).default([]),
+  /** npm/pip package names: an argument (`npx opencode-ai@1.2`) or a path segment (`…/node_modules/@kilocode/cli/…`). */
+  packages: z.array(z.string().min(1).max(128).regex(/^[@A-Za-z0-9._/-]+$/, 'a package name')).max(16).default([]),
+  /** Regexes over one argument: the script an interpreter runs (`(?:^|/)qwen$`). RE2 syntax in a user's file. */
+  scripts: z.array(z.string().min(1).max(500)).max(16).default([]),
+});
+
 export const ruleFileSchema = z.strictObject({
   agent: z.string().regex(/^[a-z0-9_-]{1,32}$/, 'lower-case letters, digits, "_" or "-"'),
   description: z.string().max(1000).optional(),
@@ -79,6 +93,7 @@ export const ruleFileSchema = z.strictObject({
   fallback: fallbackSchema.optional(),
   rules: z.array(z.unknown()).max(200).default([]),
   submit: submitSchema.optional(),
+  identify: identifySchema.optional(),
   /** The agent does not wait for its hooks (pi goes on while its extension reports; a spawned bridge's report lands
    *  0.2-1.5 s after the event), so a hook's "working" never outranks a dialog on screen, keys or not; the screen
    *  shows the answer to a dialog itself (src/detect/hook-confirm.ts). */
@@ -88,3 +103,4 @@ export const ruleFileSchema = z.strictObject({
 export type RuleFile = z.output<typeof ruleFileSchema>;
 export type Fallback = z.output<typeof fallbackSchema>;
 export type Submit = z.output<typeof submitSchema>;
+export type IdentifyRow = z.output<typeof identifySchema>;

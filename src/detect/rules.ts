@@ -2,12 +2,14 @@
 // ~/.castellan/detect/<agent>.toml (same id replaces, enabled = false removes). Never throws: bad files,
 // rules and regexes become diagnostics and the rest is used.
 import { existsSync, readdirSync } from 'node:fs';
+import { isUtf8 } from 'node:buffer';
 import { readFileBounded } from '../platform/read-file.js';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseTomlRecovering } from '../config/toml.js';
 import { compileRuleSet, type CompiledRuleSet } from './engine.js';
-import { ruleFileSchema, ruleSchema, type Fallback, type Rule, type Submit } from './rules-schema.js';
+import { ruleFileSchema, ruleSchema, type Fallback, type IdentifyRow, type Rule, type Submit } from './rules-schema.js';
+import { compileSignature, mergeSignatures, type Signature } from './signatures.js';
 
 export interface DetectDiagnostic {
   severity: 'error' | 'warning';
@@ -19,6 +21,8 @@ export interface DetectDiagnostic {
 export interface LoadedRules {
   /** Compiled rule set per agent name ("claude", "codex", ..., "generic"). */
   sets: ReadonlyMap<string, CompiledRuleSet>;
+  /** Which process is which agent: the files' `[identify]` rows, the user's first (src/detect/signatures.ts). */
+  signatures: readonly Signature[];
   diagnostics: DetectDiagnostic[];
 }
 
@@ -46,8 +50,11 @@ interface ParsedFile {
   fallback?: Fallback;
   verified?: string;
   submit?: Submit;
+  identify?: IdentifyRow;
   lateHooks: boolean;
   rules: Rule[];
+  /** The file sets screen rules or a fallback (a file with only `[identify]` leaves its agent on the generic rules). */
+  hasRules: boolean;
 }
 
 /** Parses one rule file's text; problems go to `diags`, whatever is valid is kept. */
@@ -80,7 +87,11 @@ export function parseRuleFile(text: string, file: string, diags: DetectDiagnosti
     ids.add(r.data.id);
     rules.push(r.data);
   });
-  return { agent: f.agent, replace: f.replace, bottomLines: f.bottom_lines, fallback: f.fallback, verified: f.verified, ...(f.submit ? { submit: f.submit } : {}), lateHooks: f.late_hooks, rules };
+  return {
+    agent: f.agent, replace: f.replace, bottomLines: f.bottom_lines, fallback: f.fallback, verified: f.verified,
+    ...(f.submit ? { submit: f.submit } : {}), ...(f.identify ? { identify: f.identify } : {}), lateHooks: f.late_hooks, rules,
+    hasRules: f.rules.length > 0 || f.fallback !== undefined || f.replace,
+  };
 }
 
 function readRuleFiles(dir: string, diags: DetectDiagnostic[]): Array<{ file: string; parsed: ParsedFile }> {
@@ -97,6 +108,12 @@ function readRuleFiles(dir: string, diags: DetectDiagnostic[]): Array<{ file: st
     const r = readFileBounded(file, MAX_FILE_BYTES);
     if (!r.ok) {
       diags.push({ severity: 'error', file, message: `cannot read: ${r.message}; ignored` });
+      continue;
+    }
+    // A rule file is short text: NUL bytes or bytes that are not UTF-8 mean a binary file (an image, a core dump) put
+    // there by mistake; parsing it would only bury the real diagnostics under TOML errors.
+    if (r.buf.includes(0) || !isUtf8(r.buf)) {
+      diags.push({ severity: 'error', file, message: 'is a binary file, not TOML text; ignored' });
       continue;
     }
     const text = r.buf.toString('utf8');
@@ -134,26 +151,62 @@ export interface LoadRulesOptions {
   userDir?: string;
 }
 
-/** Loads and compiles every agent's rules. */
+/** Loads and compiles every agent's rules and signatures. */
 export function loadRules(opts: LoadRulesOptions = {}): LoadedRules {
   const diagnostics: DetectDiagnostic[] = [];
   const layers = new Map<string, Layer>();
+  const withRules = new Set<string>();
+  const builtin = new Map<string, Signature>();
+  const user = new Map<string, Signature>();
+  const addSignature = (into: Map<string, Signature>, file: string, f: ParsedFile, linear: boolean) => {
+    if (!f.identify) return;
+    try {
+      const sig = compileSignature(f.agent, f.identify, file, linear);
+      const had = into.get(f.agent);
+      into.set(f.agent, had ? mergeSignatures(had, sig) : sig);
+    } catch (err) {
+      diagnostics.push({ severity: 'error', file, message: `${(err as Error).message}; [identify] ignored` });
+    }
+  };
   const builtinDir = opts.builtinDir ?? builtinRulesDir();
-  for (const { file, parsed } of readRuleFiles(builtinDir, diagnostics)) layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed));
+  for (const { file, parsed } of readRuleFiles(builtinDir, diagnostics)) {
+    layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed));
+    if (parsed.hasRules) withRules.add(parsed.agent);
+    addSignature(builtin, file, parsed, false);
+  }
   if (!layers.has(GENERIC_AGENT)) diagnostics.push({ severity: 'error', file: builtinDir, message: `no ${GENERIC_AGENT}.toml: unknown programs get no rules` });
+  // The user's own directory is trusted (like ~/.castellan/config.toml): its files may add rules and signatures. A
+  // repository's files never reach this loader, so a cloned repository cannot make a program count as an agent.
   if (opts.userDir) {
     for (const { file, parsed } of readRuleFiles(opts.userDir, diagnostics)) {
       if (parsed.submit) diagnostics.push({ severity: 'warning', file, message: '[submit] is read from built-in rule files only; ignored' });
       layers.set(parsed.agent, merge(layers.get(parsed.agent), file, parsed, true));
+      if (parsed.hasRules) withRules.add(parsed.agent);
+      addSignature(user, file, parsed, true);
     }
   }
   const sets = new Map<string, CompiledRuleSet>();
   for (const [agent, layer] of layers) {
+    // A file with only [identify] (aider, amp) names an agent but leaves it on the generic rules.
+    if (!withRules.has(agent)) continue;
     const { set, problems } = compileRuleSet({ agent, rules: layer.rules, bottomLines: layer.bottomLines, fallback: layer.fallback, verified: layer.verified, submit: layer.submit, lateHooks: layer.lateHooks });
     for (const p of problems) diagnostics.push({ severity: 'error', file: p.source, message: `rule "${p.rule}": ${p.message}; rule ignored` });
     sets.set(agent, set);
   }
-  return { sets, diagnostics };
+  // The user's rows are tried first: a user who names a program differently than castellan does is right for their machine.
+  const signatures = [...user.values(), ...[...builtin.values()].map((b) => (user.has(b.agent) ? undefined : b)).filter((s): s is Signature => !!s)];
+  for (const [agent, sig] of user) {
+    const b = builtin.get(agent);
+    if (b) signatures[signatures.indexOf(sig)] = mergeSignatures(b, sig);
+  }
+  return { sets, signatures, diagnostics };
+}
+
+let builtinCache: LoadedRules | undefined;
+/** The built-in rule files only, loaded once per process (the default signature table, tests). */
+export function builtinRules(): LoadedRules {
+  builtinCache ??= loadRules();
+  return builtinCache;
 }
 
 const EMPTY_GENERIC: CompiledRuleSet = compileRuleSet({ agent: GENERIC_AGENT, rules: [], fallback: { changing: 'working', still: 'idle' } }).set;

@@ -74,6 +74,19 @@ export function unbridgedRow(name: string): HarnessStageTable {
   };
 }
 
+/**
+ * Agents castellan knows by their process and screen only (issue 29): no hook bridge, so no stage fires for them and they
+ * are not harnesses castellan integrates (config check's "never fired by" is about those); the matrix shows them beside
+ * the grid with what their rule files (src/detect/rules/<agent>.toml) were verified on (test/fixtures/screens).
+ */
+export const SCREEN_ONLY_AGENTS: ReadonlyArray<{ agent: string; label: string; states: readonly string[]; verified: string }> = [
+  { agent: 'opencode', label: 'opencode 1.18.33', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
+  { agent: 'kilo', label: 'Kilo CLI 7.7.7', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
+  { agent: 'copilot', label: 'Copilot CLI 1.0.102', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
+  { agent: 'qwen', label: 'Qwen Code 0.24.4', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
+];
+const SCREEN_ONLY_NOTE = 'identified by process, badge from screen rules, rejected and interrupted turns read idle; no hook bridge, so no other stage fires';
+
 /** Every harness castellan integrates, in the order docs show them. */
 export function harnessMatrix(): HarnessStageTable[] {
   return [...AGENTS.map(agentRow), SHELL_PLUGIN_STAGES, MCP_STAGES];
@@ -90,11 +103,12 @@ export function unsupportedStages(harness: string, stages: readonly MatrixStage[
   return stages.filter((s) => row.stages[s].via.length === 0).map((s) => ({ stage: s, ...(row.stages[s].note ? { note: row.stages[s].note } : {}) }));
 }
 
-export function matrixJson(): { stages: readonly MatrixStage[]; kinds: typeof STAGE_KIND; harnesses: Array<HarnessStageTable & { fires: MatrixStage[] }> } {
+export function matrixJson(): { stages: readonly MatrixStage[]; kinds: typeof STAGE_KIND; harnesses: Array<HarnessStageTable & { fires: MatrixStage[] }>; screen_only: Array<(typeof SCREEN_ONLY_AGENTS)[number] & { note: string }> } {
   return {
     stages: MATRIX_STAGES,
     kinds: STAGE_KIND,
     harnesses: harnessMatrix().map((r) => ({ ...r, fires: MATRIX_STAGES.filter((s) => r.stages[s].via.length > 0) })),
+    screen_only: SCREEN_ONLY_AGENTS.map((a) => ({ ...a, note: SCREEN_ONLY_NOTE })),
   };
 }
 
@@ -123,6 +137,8 @@ export function matrixMarkdown(): string {
     out.push(`| **${s}** (${KIND_LABEL[STAGE_KIND[s]]}) | ${cells.join(' | ')} |`);
   }
   out.push('', ...notes.map((n, i) => `${i + 1}. ${n}`));
+  out.push('', `Screen only (${SCREEN_ONLY_NOTE}):`, '', '| agent | **state** (badge) | verified on |', '|---|---|---|');
+  for (const a of SCREEN_ONLY_AGENTS) out.push(`| ${a.label} | ${a.states.map(code).join(', ')} | ${a.verified} |`);
   return out.join('\n');
 }
 
@@ -140,5 +156,7 @@ export function matrixText(): string {
       lines.push(`  ${s.padEnd(w)}${c.via.length ? c.via.join(', ') : '—'}${c.note ? `  (${c.note})` : ''}`);
     }
   }
+  lines.push('', `Screen only (${SCREEN_ONLY_NOTE}):`);
+  for (const a of SCREEN_ONLY_AGENTS) lines.push(`  ${a.agent.padEnd(w - 2)}${a.states.join(', ')}  (${a.label}: ${a.verified})`);
   return lines.join('\n');
 }

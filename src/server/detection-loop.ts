@@ -197,7 +197,7 @@ export class DetectionLoop {
     p.identAt = now;
     const procs = readPaneProcesses(pid);
     const pane = this.host.state().panes[id];
-    p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported });
+    p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported, signatures: this.rules.signatures });
     const agent = p.ident.agent;
     if (fgChanged || (agent && agent !== before)) {
       // Node-based agents run as "node": their identified name says more.

@@ -52,7 +52,7 @@ test('an agent without rules of its own uses the generic ones; nothing matching 
   const file = join(home, 'screen.txt');
   writeFileSync(file, 'building...\n[#####     ] 50%\n');
   const c = ctx(home);
-  await run(c, { agent: 'opencode', screen: file });
+  await run(c, { agent: 'aider', screen: file });
   const text = c.stdout.join('\n');
   assert.match(text, /generic rules/);
   assert.match(text, /state\s+idle/);

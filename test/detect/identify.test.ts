@@ -1,7 +1,7 @@
 // Which agent runs in a pane: process trees as observed in agent-lab panes (tmux, /proc), reports, launch commands.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { agentOfProcess, identify, type ProcInfo } from '../../src/detect/identify.js';
+import { agentOfProcess, builtinSignatures, identify, type ProcInfo } from '../../src/detect/identify.js';
 
 const P = (pid: number, ppid: number, comm: string, ...argv: string[]): ProcInfo => ({ pid, ppid, comm, argv: argv.length ? argv : [comm] });
 const LAB = '/root/.cache/agent-lab/installs';
@@ -70,4 +70,42 @@ test('the nearest match under the foreground wins (wrappers are looked through)'
     P(170, 160, 'node', 'node', '/home/u/.npm/_npx/9/node_modules/.bin/gemini')];
   const id = identify({ processes, rootPid: 100, foregroundPid: 150 });
   assert.deepEqual([id.agent, id.pid], ['gemini', 170]);
+});
+
+// Trees read from real agent-lab panes (tmux, /proc) of opencode 1.18.33, kilo 7.7.7, copilot 1.0.102, qwen-code 0.24.4.
+const TREES_29: Record<string, ProcInfo[]> = {
+  // the npm bin link execs the Bun binary itself: comm is the link's name
+  opencode: [shell, P(101, 100, 'opencode', `${LAB}/opencode/node_modules/.bin/opencode`)],
+  // node runs the package's bin/kilo, which spawns the Bun binary bin/.kilo
+  kilo: [shell, P(101, 100, 'node', 'node', `${LAB}/kilo/node_modules/.bin/kilo`),
+    P(102, 101, '.kilo', `${LAB}/kilo/node_modules/@kilocode/cli/bin/.kilo`)],
+  // node runs npm-loader.js, which spawns the platform package's native binary
+  copilot: [shell, P(101, 100, 'node', 'node', `${LAB}/copilot/node_modules/.bin/copilot`),
+    P(102, 101, 'copilot', `${LAB}/copilot/node_modules/@github/copilot-linux-x64/copilot`)],
+  qwen: [shell, P(101, 100, 'node', 'node', `${LAB}/qwen/node_modules/.bin/qwen`)],
+};
+
+for (const [agent, processes] of Object.entries(TREES_29)) {
+  test(`${agent}: found in the pane's process tree (wrapper and native child alike)`, () => {
+    assert.equal(identify({ processes, rootPid: 100, foregroundPid: 100 }).agent, agent);
+    for (const p of processes.slice(1)) assert.equal(agentOfProcess(p), agent, p.argv.join(' '));
+  });
+}
+
+test('the four agents by their other shapes: real paths, npx, global installs, a relaunched child', () => {
+  assert.equal(agentOfProcess(P(1, 0, 'opencode.exe', '/usr/lib/node_modules/opencode-ai/bin/opencode.exe')), 'opencode');
+  assert.equal(agentOfProcess(P(1, 0, 'opencode', '/home/u/.opencode/bin/opencode')), 'opencode');
+  assert.equal(agentOfProcess(P(1, 0, 'node', 'node', '/home/u/.npm/_npx/9/node_modules/@kilocode/cli/bin/kilo')), 'kilo');
+  assert.equal(agentOfProcess(P(1, 0, 'npm exec @kiloc', 'npm', 'exec', '@kilocode/cli@7.7.7')), 'kilo');
+  assert.equal(agentOfProcess(P(1, 0, 'node', 'node', '/usr/lib/node_modules/@github/copilot/npm-loader.js')), 'copilot');
+  assert.equal(agentOfProcess(P(1, 0, 'npx', 'npx', '@github/copilot')), 'copilot');
+  assert.equal(agentOfProcess(P(1, 0, 'node', 'node', '--max-old-space-size=8192', '/usr/lib/node_modules/@qwen-code/qwen-code/cli.js')), 'qwen');
+  assert.equal(agentOfProcess(P(1, 0, 'node', 'node', '/srv/qwen-notes/index.js')), undefined, 'a directory named like an agent is not the agent');
+  assert.equal(agentOfProcess(P(1, 0, 'less', 'less', 'kilo')), undefined, 'an argument to another program is not the agent');
+});
+
+test('the signature table is data: every row comes from a rule file', () => {
+  const agents = builtinSignatures().map((s) => s.agent).sort();
+  assert.deepEqual(agents, ['aider', 'amp', 'claude', 'codex', 'copilot', 'cursor', 'gemini', 'kilo', 'opencode', 'pi', 'qwen']);
+  for (const s of builtinSignatures()) assert.match(s.source, /src\/detect\/rules\/[a-z]+\.toml$/, s.agent);
 });

@@ -28,7 +28,8 @@ test('the built-in directory is found next to the module (tsx) and holds every a
 
 test('an unknown agent (or none) gets the generic rules', () => {
   const loaded = loadRules();
-  assert.equal(ruleSetFor(loaded, 'opencode').agent, GENERIC_AGENT);
+  assert.equal(ruleSetFor(loaded, 'aider').agent, GENERIC_AGENT, 'aider.toml has a signature only');
+  assert.equal(ruleSetFor(loaded, 'no-such-agent').agent, GENERIC_AGENT);
   assert.equal(ruleSetFor(loaded, undefined).agent, GENERIC_AGENT);
   const generic = ruleSetFor(loaded, undefined);
   assert.equal(evaluate(generic, snap(['$ ls', 'a b', 'user@host:~/src$'], { cursor: { x: 16, y: 2 } }))?.rule, 'shell-prompt');

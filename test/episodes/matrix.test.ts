@@ -117,6 +117,9 @@ describe('harness parity matrix', () => {
     const mcp = data.harnesses.find((h) => h.harness === 'mcp')!;
     assert.deepEqual(mcp.fires, ['PreToolUse', 'PostToolUse']);
     assert.deepEqual(data.harnesses.find((h) => h.harness === 'pi')!.stages.PreToolUse.via, ['tool_call']);
+    // the agents read from the screen only (issue 29) are listed beside the grid, with what verified them
+    assert.deepEqual(data.screen_only.map((a) => a.agent), ['opencode', 'kilo', 'copilot', 'qwen']);
+    assert.match(text, /^ {2}qwen +idle, working, blocked, done, unknown {2}\(Qwen Code 0\.24\.4: .*held out/m);
   });
 });
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { stripControlsKeepLines } from '../../core/text.js';
 import { basename, dirname, join } from 'node:path';
 import { evaluate, explain, type DetectSnapshot, type Match } from '../../detect/engine.js';
+import { identify } from '../../detect/identify.js';
 import { formatDetectDiagnostic, loadRules, ruleSetFor } from '../../detect/rules.js';
 import type { DetectState } from '../../detect/rules-schema.js';
 import { Screen } from '../../server/screen.js';
@@ -85,23 +86,26 @@ export function stillState(match: Match | undefined, fallback: { still: DetectSt
 
 export default defineCommand({
   name: 'detect',
-  usage: 'castellan detect --agent NAME --screen FILE [--title TITLE] [--size COLSxROWS] [--cursor X,Y] [--rules DIR] [--no-user-rules] [--all] [--json]',
+  usage: 'castellan detect (--agent NAME | --command CMD) --screen FILE [--title TITLE] [--size COLSxROWS] [--cursor X,Y] [--rules DIR] [--no-user-rules] [--all] [--json]',
   summary: 'Run agent-state detection on a saved screen (plain text or ANSI colours) and print the state and the rule that matched.',
   details: [
-    'NAME: claude, codex, gemini, pi, cursor or generic (any other name uses the generic rules).',
+    'NAME: claude, codex, gemini, pi, opencode, kilo, copilot, qwen, cursor or generic (any other name uses the generic',
+    'rules). CMD: a command line as a process shows it (e.g. "node /usr/lib/node_modules/@qwen-code/qwen-code/cli.js"):',
+    'the agent is identified from it with the rule files\' [identify] rows, as a pane\'s process tree is.',
     'FILE: e.g. `tmux capture-pane -p -e -t PANE > screen.txt`; "-" reads stdin. The title comes from',
     '--title, else from a `<name>-titles.tsv` next to an agent-lab capture `<name>-<state>.txt`.',
     'Rules: the built-in ones merged with ~/.castellan/detect/<agent>.toml (or --rules DIR). See docs/detection.md.',
   ].join('\n'),
   options: {
-    agent: { type: 'string' }, screen: { type: 'string' }, title: { type: 'string' }, size: { type: 'string' },
+    agent: { type: 'string' }, command: { type: 'string' }, screen: { type: 'string' }, title: { type: 'string' }, size: { type: 'string' },
     cursor: { type: 'string' }, rules: { type: 'string' }, 'no-user-rules': { type: 'boolean' },
     all: { type: 'boolean' }, json: { type: 'boolean' },
   },
   run: async (ctx, { values }) => {
     const file = values.screen as string | undefined;
     if (!file) throw new UsageError('--screen FILE is required');
-    const agent = (values.agent as string | undefined) ?? 'generic';
+    const command = values.command as string | undefined;
+    if (command !== undefined && values.agent !== undefined) throw new UsageError('give --agent or --command, not both');
     let text: string;
     try {
       text = readFileSync(file === '-' ? 0 : file, 'utf8');
@@ -113,6 +117,9 @@ export default defineCommand({
     const snap = await screenFromText(text, { title, size: parseSize(values.size as string), cursor: parseCursor(values.cursor as string) });
     const userDir = values['no-user-rules'] ? undefined : (values.rules as string | undefined) ?? join(ctx.paths.userDir, 'detect');
     const loaded = loadRules({ userDir });
+    // --command: which agent that process is, by the same signature rows (built-in + the user's) the server uses.
+    const ident = command === undefined ? undefined : identify({ processes: [], launchCommand: command.trim().split(/\s+/).slice(0, 64), signatures: loaded.signatures });
+    const agent = (values.agent as string | undefined) ?? ident?.agent ?? 'generic';
     const set = ruleSetFor(loaded, agent);
     const match = evaluate(set, snap);
     const still = stillState(match, set.fallback);
@@ -120,13 +127,13 @@ export default defineCommand({
     const matches = values.all ? explain(set, snap) : undefined;
     if (values.json) {
       ctx.out(JSON.stringify({
-        agent, rules: set.agent, file, ansi: snap.ansi, size: { cols: snap.cols, rows: snap.rows }, title: snap.title,
+        agent, ...(ident ? { identified: ident.why } : {}), rules: set.agent, file, ansi: snap.ansi, size: { cols: snap.cols, rows: snap.rows }, title: snap.title,
         state, still_state: still, rule: match?.rule ?? null, priority: match?.priority ?? null,
         busy: match?.busy ?? false, plain: match?.plain ?? false, confidence: match?.plain ? 'plain' : 'weak',
         source: match?.source ?? null, ...(matches ? { matches } : {}), diagnostics: loaded.diagnostics,
       }, null, 2));
     } else {
-      ctx.out(`agent    ${agent}${set.agent !== agent ? ` (no rules of its own: ${set.agent} rules)` : ''}`);
+      ctx.out(`agent    ${agent}${set.agent !== agent ? ` (no rules of its own: ${set.agent} rules)` : ''}${ident ? `  (${ident.agent ? ident.why : `not identified: ${ident.why}`})` : ''}`);
       ctx.out(`screen   ${file} (${snap.rows} rows${snap.ansi ? ', ANSI' : ''})${snap.title ? `  title ${JSON.stringify(snap.title)}` : ''}`);
       ctx.out(`state    ${state}${match?.plain ? ' (plain)' : ' (weak)'}`);
       if (match) {
