@@ -122,6 +122,30 @@ const EXPECTED: Record<AgentName, Array<[step: string, states: string[], final: 
     ['interrupt while working (Escape)', ['working', 'done'], 'done'],
     ['exit', ['unknown'], 'unknown'],
   ],
+  // Copilot CLI 1.0.102: sessionStart only at the first prompt (not installed); nothing after Esc at the dialog or while working.
+  copilot: [
+    ['startup', [], 'unknown'],
+    ['think (working, no tokens yet)', ['working', 'done'], 'done'],
+    ['slow stream', ['working', 'done'], 'done'],
+    ['tool -> permission prompt -> approve', ['working', 'blocked', 'working', 'done'], 'done'],
+    ['hook decision deny-exit2', ['working', 'done'], 'done'],
+    ['hook decision deny-json', ['working', 'done'], 'done'],
+    ['tool -> permission prompt -> reject (Escape)', ['working', 'blocked'], 'blocked'],
+    ['interrupt while working (Escape)', ['working'], 'working'],
+    ['exit', ['unknown'], 'unknown'],
+  ],
+  // Qwen Code 0.24.4: idle_prompt after Esc says idle, after Stop it keeps done.
+  qwen: [
+    ['startup', ['idle'], 'idle'],
+    ['think (working, no tokens yet)', ['working', 'done'], 'done'],
+    ['slow stream', ['working', 'done'], 'done'],
+    ['tool -> permission prompt -> approve', ['working', 'blocked', 'working', 'done'], 'done'],
+    ['hook decision deny-json', ['working', 'blocked', 'working', 'done'], 'done'],
+    ['hook decision deny-exit2', ['working', 'blocked', 'working', 'done'], 'done'],
+    ['tool -> permission prompt -> reject (Escape)', ['working', 'blocked', 'idle'], 'idle'],
+    ['interrupt while working (Escape)', ['working', 'idle'], 'idle'],
+    ['exit', ['unknown'], 'unknown'],
+  ],
 };
 
 describe('recorded payloads → badge states', () => {
@@ -209,7 +233,7 @@ describe('table rules', () => {
 describe('harness parity matrix', () => {
   test('says which stages and states each harness can fire', () => {
     const m = harnessParity();
-    assert.deepEqual(m.agents, ['claude', 'codex', 'gemini', 'pi']);
+    assert.deepEqual(m.agents, ['claude', 'codex', 'gemini', 'pi', 'copilot', 'qwen']);
     assert.deepEqual(m.stages.PermissionRequest.claude.installed, ['PermissionRequest']);
     assert.deepEqual(m.stages.PermissionRequest.pi.events, []);
     assert.deepEqual(m.stages.SubagentStart.gemini.events, []);
