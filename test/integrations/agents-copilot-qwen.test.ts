@@ -94,15 +94,16 @@ describe('Copilot CLI and Qwen Code: governance through their hooks', { concurre
     }
   });
 
-  test('Qwen PreToolUse (a call no dialog asked about): a deny is exit 2 with castellan\'s reason on stderr', async () => {
-    for (const [via, run] of [['bridge', bridge], ['door', installed]] as const) {
+  test('Qwen PreToolUse (a call no dialog asked about): a deny is exit 2 with castellan\'s reason on stderr; its installed line skips the door', async () => {
+    assert.doesNotMatch(installedHookCommand([process.execPath, BIN], 'qwen', 'PreToolUse'), /door\.sh/);
+    assert.match(installedHookCommand([process.execPath, BIN], 'qwen', 'PermissionRequest'), /door\.sh/);
+    for (const [via, run] of [['bridge', bridge], ['installed line', installed]] as const) {
       const marker = `touch qwen-pre-${via}`;
       const r = await run('qwen', 'PreToolUse', qwenCall('PreToolUse', env.home, 'run_shell_command', { command: marker }));
       assert.equal(r.code, 2, `${via}: exit 2`);
       assert.equal(r.stdout, '');
-      // Through the door the exit 2 holds but the reason on stderr does not arrive yet (a door-side gap, reported):
-      // the deny stands either way.
-      if (via === 'bridge') assert.match(r.stderr, /^castellan: .*shell/, via);
+      // The installed line for this gate is the plain bridge line (door.sh drops stderr), so the reason arrives.
+      assert.match(r.stderr, /^castellan: .*shell/, via);
       assert.equal(audited(marker).length, 1);
     }
   });
