@@ -16,6 +16,9 @@ export const COPILOT: HarnessTable = {
     prompt: 'ui',
   },
   promptAnswered: false,
+  live:
+    'verified live (agent-lab, Copilot CLI 1.0.102 in a castellan pane, `castellan integrations install copilot`): with shell = "deny" a shell call is stopped at preToolUse, ' +
+    '`Denied by preToolUse hook: castellan: …` on its screen, nothing run; allowed, it runs after Copilot\'s own dialog; each call audited once; badge working → blocked → done',
   install: { entries: 'flat', hook: (_e, command, governs) => ({ type: 'command', bash: command, timeoutSec: governs ? 120 : 10 }) },
   rows: [
     {

@@ -38,7 +38,7 @@ export function agentRow(a: AgentName): HarnessStageTable {
     harness: a,
     label: HARNESS_TABLES[a].label,
     stages: {
-      state: cell([...states]),
+      state: cell([...states], HARNESS_TABLES[a].live),
       SessionStart: cell(LAUNCH, byHook(own('SessionStart'))),
       SessionEnd: cell(LAUNCH, byHook(own('SessionEnd'))),
       PreToolUse: cell(pre, 'then the permission policy and plan verify'),

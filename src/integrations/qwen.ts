@@ -22,6 +22,9 @@ export const QWEN: HarnessTable = {
     prompt: 'ui',
   },
   promptAnswered: false,
+  live:
+    'verified live (agent-lab, Qwen Code 0.24.4 in a castellan pane, `castellan integrations install qwen`): with shell = "deny" a shell call is stopped at PermissionRequest ' +
+    'before any dialog, castellan\'s reason on its screen, nothing run; allowed, it runs after Qwen\'s dialog and PreToolUse takes the hand-off (one audit record); badge idle → working → blocked → done',
   install: { entries: 'nested', hook: (_e, command, governs) => ({ type: 'command', command, timeout: governs ? 120_000 : 10_000 }) },
   rows: [
     {

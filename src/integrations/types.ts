@@ -127,6 +127,8 @@ export interface HarnessTable {
   tools: ToolProtocol;
   /** Its prompt event can be answered (block, or context for an agent castellan started). */
   promptAnswered: boolean;
+  /** What was checked live in agent-lab (a castellan pane, the installed hooks, the real agent), for the parity matrix. */
+  live?: string;
   /** JSON settings castellan merges its hooks into (absent: castellan installs a file of its own, e.g. pi's extension). */
   install?: InstallShape;
 }
