@@ -41,6 +41,12 @@ export interface Plan {
 export { SettingsError };
 
 const PI_TEMPLATE = join(REPO_ROOT, 'share', 'integrations', 'pi', 'castellan.ts');
+/** Agents castellan installs a file of its own for (a pi extension, an opencode plugin), from a template in share/. */
+const PLUGIN_TEMPLATES: Partial<Record<AgentName, string>> = {
+  pi: PI_TEMPLATE,
+  opencode: join(REPO_ROOT, 'share', 'integrations', 'opencode', 'castellan.js'),
+  kilo: join(REPO_ROOT, 'share', 'integrations', 'opencode', 'castellan.js'),
+};
 export const PI_MARK = 'castellan-integration';
 
 function read(path: string): string | undefined {
@@ -70,6 +76,10 @@ export function settingsPath(agent: AgentName, scope: Scope, c: Pick<InstallCont
       return user ? join(c.env.COPILOT_HOME || join(c.home, '.copilot'), 'settings.json') : join(c.dir, '.github', 'hooks', 'castellan.json');
     case 'qwen':
       return user ? join(c.home, '.qwen', 'settings.json') : join(c.dir, '.qwen', 'settings.json');
+    case 'opencode':
+    case 'kilo':
+      // opencode loads every .js/.ts in its config dir's plugins/ (lab-checked, ~/.config/opencode/plugins/; Kilo: kilo/).
+      return user ? join(c.env.XDG_CONFIG_HOME || join(c.home, '.config'), agent, 'plugins', 'castellan.js') : join(c.dir, `.${agent}`, 'plugins', 'castellan.js');
   }
 }
 
@@ -112,13 +122,17 @@ function jsonChange(path: string, specs: HookSpec[] | null, entries: 'nested' | 
   return { change: { path, before, after, summary, backup: true }, value };
 }
 
-function piSource(argv: readonly string[]): string {
-  const events = installedEvents('pi').map((r) => r.event);
-  const lines = readFileSync(PI_TEMPLATE, 'utf8').split('\n');
+/** The template with the marked lines filled in (TypeScript declarations for pi's .ts, plain ones for a .js plugin). */
+function pluginSource(agent: AgentName, argv: readonly string[]): string {
+  const template = PLUGIN_TEMPLATES[agent]!;
+  const ts = template.endsWith('.ts');
+  const events = installedEvents(agent).map((r) => r.event);
+  const lines = readFileSync(template, 'utf8').split('\n');
   return lines
     .map((l) => {
-      if (l.endsWith('// @castellan-command')) return `const INSTALLED_COMMAND: string[] | null = ${JSON.stringify(argv)}; // @castellan-command`;
-      if (l.endsWith('// @castellan-events')) return `const EVENTS: string[] = ${JSON.stringify(events)}; // @castellan-events`;
+      if (l.endsWith('// @castellan-command')) return `const INSTALLED_COMMAND${ts ? ': string[] | null' : ''} = ${JSON.stringify(argv)}; // @castellan-command`;
+      if (l.endsWith('// @castellan-events')) return `const EVENTS${ts ? ': string[]' : ''} = ${JSON.stringify(events)}; // @castellan-events`;
+      if (l.endsWith('// @castellan-agent')) return `const AGENT = ${JSON.stringify(agent)}; // @castellan-agent`;
       return l;
     })
     .join('\n');
@@ -128,12 +142,13 @@ export function planInstall(agent: AgentName, scope: Scope, c: InstallContext): 
   const path = settingsPath(agent, scope, c);
   const notes: string[] = [];
   const changes: FileChange[] = [];
-  if (agent === 'pi') {
+  if (PLUGIN_TEMPLATES[agent]) {
     const before = read(path);
     if (before !== undefined && !before.includes(PI_MARK)) throw new SettingsError(`${path} exists and is not castellan's; move it away first`);
-    const after = piSource(c.argv);
-    changes.push({ path, before, after, summary: before === after ? 'already installed' : before ? 'updated the extension' : 'added the extension', backup: false });
-    notes.push('pi loads it at its next start (or after /reload).');
+    const after = pluginSource(agent, c.argv);
+    const what = agent === 'pi' ? 'extension' : 'plugin';
+    changes.push({ path, before, after, summary: before === after ? 'already installed' : before ? `updated the ${what}` : `added the ${what}`, backup: false });
+    notes.push(agent === 'pi' ? 'pi loads it at its next start (or after /reload).' : `${HARNESS_TABLES[agent].label} loads plugins when it starts: restart running sessions.`);
     return { agent, scope, changes, notes };
   }
   if (agent === 'copilot' && scope === 'project') throw new SettingsError('Copilot CLI: castellan installs its hooks for your user only (~/.copilot/settings.json); --project is not supported');
@@ -169,11 +184,11 @@ export function planInstall(agent: AgentName, scope: Scope, c: InstallContext): 
 export function planUninstall(agent: AgentName, scope: Scope, c: Omit<InstallContext, 'argv'>): Plan {
   const path = settingsPath(agent, scope, c);
   const changes: FileChange[] = [];
-  if (agent === 'pi') {
+  if (PLUGIN_TEMPLATES[agent]) {
     const before = read(path);
     if (before === undefined) changes.push({ path, before, after: before, summary: 'not installed', backup: false });
     else if (!before.includes(PI_MARK)) changes.push({ path, before, after: before, summary: 'not castellan\'s: left alone', backup: false });
-    else changes.push({ path, before, after: undefined, summary: 'removed the extension', backup: false });
+    else changes.push({ path, before, after: undefined, summary: `removed the ${agent === 'pi' ? 'extension' : 'plugin'}`, backup: false });
     return { agent, scope, changes, notes: [] };
   }
   changes.push(jsonChange(path, null, HARNESS_TABLES[agent].install?.entries).change);

@@ -1,7 +1,7 @@
 // The shape of a harness event table: one row per agent hook event, naming the castellan stage it feeds and the badge state it reports.
 import type { AgentState } from '../core/types.js';
 
-export const AGENTS = ['claude', 'codex', 'gemini', 'pi', 'copilot', 'qwen'] as const;
+export const AGENTS = ['claude', 'codex', 'gemini', 'pi', 'copilot', 'qwen', 'opencode', 'kilo'] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 /**
