@@ -53,6 +53,7 @@ const KILO_ROWS: readonly EventRow[] = [
 ];
 
 function table(agent: AgentName, label: string, version: string, rows: readonly EventRow[]): HarnessTable {
+  const v = version.split(' ').pop();
   return {
     agent,
     label,
@@ -67,6 +68,9 @@ function table(agent: AgentName, label: string, version: string, rows: readonly 
       prompt: 'ui',
     },
     promptAnswered: false,
+    live:
+      `verified live (agent-lab, ${label} ${v} in a castellan pane, \`castellan integrations install ${agent}\`): with shell = "deny" a shell call is stopped at tool.execute.before, ` +
+      `\`Tool finished. Result: castellan: …\` on its screen, nothing run; allowed, it runs after ${label}'s own dialog; each call audited once; badge working → blocked → done`,
     rows,
   };
 }
