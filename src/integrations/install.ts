@@ -151,7 +151,8 @@ export function planInstall(agent: AgentName, scope: Scope, c: InstallContext): 
     notes.push(agent === 'pi' ? 'pi loads it at its next start (or after /reload).' : `${HARNESS_TABLES[agent].label} loads plugins when it starts: restart running sessions.`);
     return { agent, scope, changes, notes };
   }
-  if (agent === 'copilot' && scope === 'project') throw new SettingsError('Copilot CLI: castellan installs its hooks for your user only (~/.copilot/settings.json); --project is not supported');
+  // Left out with a note rather than refused: `install all --project` must still do the other agents.
+  if (agent === 'copilot' && scope === 'project') return { agent, scope, changes: [], notes: ['Copilot CLI: castellan installs its hooks for your user only (~/.copilot/settings.json); --project does nothing for it'] };
   const shape = HARNESS_TABLES[agent].install!;
   const { change, value } = jsonChange(path, hookSpecs(agent, c.argv), shape.entries);
   changes.push(change);

@@ -53,7 +53,9 @@ describe('integrations install copilot / qwen', () => {
       assert.ok(readdirSync(dirname(path)).some((f) => f.includes('castellan-backup')));
     });
 
-  test('copilot --project is refused with a reason (Copilot reads user hooks from settings.json)', () => {
-    assert.throws(() => planInstall('copilot', 'project', { home: root, env: {}, dir: root, argv }), /--project is not supported/);
+  test('copilot --project does nothing, with a note (Copilot reads user hooks from settings.json), so `install all --project` still does the others', () => {
+    const plan = planInstall('copilot', 'project', { home: root, env: {}, dir: root, argv });
+    assert.deepEqual(plan.changes, []);
+    assert.match(plan.notes.join('\n'), /--project does nothing for it/);
   });
 });
