@@ -63,10 +63,10 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'acp', summary: 'Serve an editor over ACP (stdio), relaying to an ACP agent under governance: castellan acp -- gemini --acp', load: () => import('./commands/acp.js') },
   { name: 'mcp', summary: 'Serve governed shell/exec tools to MCP clients over stdio', load: () => import('./commands/mcp.js') },
   { name: 'hook', summary: 'Bridge for agents\' hook systems: castellan hook AGENT EVENT (reads the agent\'s JSON on stdin)', load: () => import('./commands/hook.js') },
-  { name: 'integrations install', summary: 'Install castellan\'s hook bridge into an agent\'s settings (claude, codex, gemini, pi)', load: () => import('./commands/integrations-install.js') },
+  { name: 'integrations install', summary: 'Install castellan\'s hook bridge into an agent\'s settings (claude, codex, gemini, pi, copilot, qwen, opencode, kilo)', load: () => import('./commands/integrations-install.js') },
   { name: 'integrations uninstall', summary: 'Remove castellan\'s hook entries from an agent\'s settings', load: () => import('./commands/integrations-uninstall.js') },
   { name: 'integrations matrix', summary: 'Which castellan stages each harness fires (Claude, Codex, Gemini, pi, shell plugin, MCP); --json, --markdown', load: () => import('./commands/integrations-matrix.js') },
-  { name: 'integrations install-skill', summary: 'Install the castellan agent skill (spawn, prompt, wait for and read helper panes) for claude, codex, gemini, pi', load: () => import('./commands/integrations-install-skill.js') },
+  { name: 'integrations install-skill', summary: 'Install the castellan agent skill (spawn, prompt, wait for and read helper panes) for claude, codex, gemini, pi, copilot, qwen, opencode, kilo', load: () => import('./commands/integrations-install-skill.js') },
   { name: 'detect', summary: 'Run agent-state detection on a saved screen: castellan detect --agent NAME --screen FILE', load: () => import('./commands/detect.js') },
   { name: 'api call', summary: 'Call one socket method with JSON params and print the result', load: () => import('./commands/api-call.js') },
 ];

@@ -15,7 +15,7 @@ export interface AgentAnswer {
 
 const CONNECT_MS = 300;
 /** Under each agent's own hook timeout (Claude and Codex 10 s, Gemini 5 s as castellan installs them). */
-export const AGENT_REPLY_MS: Record<AgentName, number> = { claude: 9000, codex: 9000, gemini: 4000, pi: 9000 };
+export const AGENT_REPLY_MS: Record<AgentName, number> = { claude: 9000, codex: 9000, gemini: 4000, pi: 9000, copilot: 9000, qwen: 9000, opencode: 9000, kilo: 9000 };
 const AGENT_ID = /^[A-Za-z0-9][A-Za-z0-9._-]{0,199}$/;
 
 const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
@@ -115,7 +115,7 @@ export async function agentEventAnswer(o: { agent: AgentName; event: string; pay
       return { exitCode: 0, stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'SessionStart', additionalContext: r.contexts.join('\n\n') } }) };
     }
     if (stage === 'UserPromptSubmit') {
-      if (o.agent === 'pi') return undefined;
+      if (!HARNESS_TABLES[o.agent].promptAnswered) return undefined;
       const prompt = str(p.prompt) ?? '';
       const r = await askAgentHook({ env: o.env, socket: o.socket, hookType: 'UserPromptSubmit', payload: { prompt }, timeoutMs });
       const reason = `castellan: ${r.reason ?? 'blocked by a UserPromptSubmit hook'}`;

@@ -1,12 +1,19 @@
 // Claude Code's hook events → castellan stages and badge states (checked against agent-lab payloads, Claude Code 2.1.332).
 import type { HarnessTable } from './types.js';
 
+/** Claude's (and Codex's) PreToolUse answer: hookSpecificOutput.permissionDecision allow / deny / ask, with the reason. */
+export const HSO_ANSWER = { exitCode: 0, stdout: { hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: '{decision}', permissionDecisionReason: '{reason}' } } };
+
 const TOOL = ['{tool_name}: {tool_input.command}', '{tool_name}: {tool_input.file_path}', '{tool_name}'];
 
 export const CLAUDE: HarnessTable = {
   agent: 'claude',
   label: 'Claude Code',
   transport: 'settings.json hooks (command, payload JSON on stdin)',
+  // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it.
+  tools: { pre: [{ event: 'PreToolUse', answer: HSO_ANSWER }], post: 'PostToolUse', name: 'tool_name', input: ['tool_input'], prompt: 'defer' },
+  promptAnswered: true,
+  install: { entries: 'nested', hook: (_e, command, governs) => ({ type: 'command', command, timeout: governs ? 120 : 10 }) },
   rows: [
     {
       event: 'SessionStart',

@@ -1,10 +1,18 @@
 // OpenAI Codex CLI's hook events (hooks.json) and `notify` → castellan stages and badge states (checked against agent-lab payloads, Codex 0.171.0).
+import { HSO_ANSWER } from './claude.js';
 import type { HarnessTable } from './types.js';
 
 export const CODEX: HarnessTable = {
   agent: 'codex',
   label: 'Codex CLI',
   transport: 'hooks.json (command, payload JSON on stdin) + config.toml notify (payload JSON as the last argument)',
+  // Codex 0.171 rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.
+  tools: { pre: [{ event: 'PreToolUse', answer: HSO_ANSWER }], post: 'PostToolUse', name: 'tool_name', input: ['tool_input'], prompt: 'ui' },
+  promptAnswered: true,
+  install: {
+    entries: 'nested',
+    hook: (event, command, governs) => ({ type: 'command', command, timeout: governs ? 120 : event === 'Interrupt' || event === 'SessionEnd' ? 3 : 10 }),
+  },
   rows: [
     {
       event: 'SessionStart',

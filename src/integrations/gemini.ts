@@ -5,6 +5,10 @@ export const GEMINI: HarnessTable = {
   agent: 'gemini',
   label: 'Gemini CLI',
   transport: 'settings.json hooks (command, payload JSON on stdin)',
+  // Gemini has no "ask" answer: castellan asks its own UI (prompt "ui"), so only deny is ever answered.
+  tools: { pre: [{ event: 'BeforeTool', answer: { exitCode: 0, stdout: { decision: 'deny', reason: '{reason}' } } }], post: 'AfterTool', name: 'tool_name', input: ['tool_input'], prompt: 'ui' },
+  promptAnswered: true,
+  install: { entries: 'nested', hook: (event, command, governs) => ({ type: 'command', name: `castellan-${event}`, command, timeout: governs ? 120_000 : 5000 }) },
   rows: [
     { event: 'SessionStart', stage: 'SessionStart', state: 'idle', install: true, evidence: 'lab' },
     {

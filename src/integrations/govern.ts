@@ -3,7 +3,8 @@ import { appendAudit } from '../hooks/audit.js';
 import type { Paths } from '../platform/paths.js';
 import type { BridgeLink } from './bridge-link.js';
 import { askServerDecision, type DecideRequest } from './server-decide.js';
-import type { AgentName } from './types.js';
+import { HARNESS_TABLES } from './tables.js';
+import { AGENTS, type AgentName } from './types.js';
 import { isPaneId } from '../platform/pane-id.js';
 
 /**
@@ -20,20 +21,17 @@ export interface HookAnswer {
   by?: 'server' | 'bridge';
 }
 
-/** Which agent events are a tool call about to happen (pre) or one that happened (post). */
-export const TOOL_EVENTS: Record<AgentName, { pre: string; post: string }> = {
-  claude: { pre: 'PreToolUse', post: 'PostToolUse' },
-  codex: { pre: 'PreToolUse', post: 'PostToolUse' },
-  gemini: { pre: 'BeforeTool', post: 'AfterTool' },
-  pi: { pre: 'tool_call', post: 'tool_result' },
-};
+/** Which agent events are a tool call about to happen (pre: the first gate) or one that happened (post). */
+export const TOOL_EVENTS: Record<AgentName, { pre: string; post: string }> = Object.fromEntries(
+  AGENTS.map((a) => [a, { pre: HARNESS_TABLES[a].tools.pre[0]!.event, post: HARNESS_TABLES[a].tools.post }]),
+) as Record<AgentName, { pre: string; post: string }>;
 
 /** The agents' shell tools are castellan's `shell` tool (so one policy line governs them all). */
 const SHELL_TOOLS = new Set(['bash', 'run_shell_command', 'shell', 'exec_command', 'local_shell']);
 
 export function toolEventKind(agent: AgentName, event: string): 'pre' | 'post' | undefined {
-  const t = TOOL_EVENTS[agent];
-  return event === t.pre ? 'pre' : event === t.post ? 'post' : undefined;
+  const t = HARNESS_TABLES[agent].tools;
+  return t.pre.some((g) => g.event === event) ? 'pre' : event === t.post ? 'post' : undefined;
 }
 
 const str = (v: unknown) => (typeof v === 'string' ? v : undefined);
@@ -42,8 +40,10 @@ const obj = (v: unknown) => (v && typeof v === 'object' && !Array.isArray(v) ? (
 /** The tool call in castellan's terms: policy tool name, the argv that is checked, and the args envelope. */
 export function toolCallOf(agent: AgentName, payload: unknown): { tool: string; argv: string[]; toolInput: Record<string, unknown>; rawName: string } {
   const p = obj(payload);
-  const rawName = str(p.tool_name) ?? str(p.toolName) ?? 'unknown';
-  const toolInput = obj(p.tool_input ?? p.input ?? p.args);
+  const f = HARNESS_TABLES[agent].tools;
+  // The common spellings first (as before the tables named them), then the agent's own (Copilot's toolArgs).
+  const rawName = str(p.tool_name) ?? str(p.toolName) ?? str(p[f.name]) ?? 'unknown';
+  const toolInput = obj(p.tool_input ?? p.input ?? p.args ?? f.input.map((k) => p[k]).find((v) => v !== undefined));
   const lower = rawName.toLowerCase();
   if (SHELL_TOOLS.has(lower)) {
     const command = str(toolInput.command) ?? (Array.isArray(toolInput.command) ? (toolInput.command as unknown[]).map(String).join(' ') : '');
@@ -56,7 +56,7 @@ export function toolCallOf(agent: AgentName, payload: unknown): { tool: string; 
 
 /** Who a tool call is audited and judged as: the started agent's id, else the agent's session, else the agent. */
 export function governedAgentId(agent: AgentName, env: { CASTELLAN_AGENT_ID?: string }, payload: unknown): string {
-  const session = str(obj(payload).session_id);
+  const session = str(obj(payload)[HARNESS_TABLES[agent].tools.session ?? 'session_id']);
   return env.CASTELLAN_AGENT_ID ?? (session ? `${agent}:${session}` : agent);
 }
 
@@ -69,27 +69,36 @@ export function decisionReason(call: { rawName: string }, r: { decision: string;
 export function toolSucceeded(payload: unknown): boolean {
   const p = obj(payload);
   const resp = obj(p.tool_response ?? p.result);
-  return !(resp.interrupted === true || resp.error || p.isError === true || p.is_error === true);
+  // Copilot: toolResult.resultType "success" | "failure" | ...
+  const copilot = obj(p.toolResult).resultType;
+  return !(resp.interrupted === true || resp.error || p.isError === true || p.is_error === true || (typeof copilot === 'string' && copilot !== 'success'));
 }
 
-function answer(agent: AgentName, decision: 'allow' | 'deny' | 'ask', reason: string, extra?: string): HookAnswer {
+/** Fills an answer template's `{decision}` and `{reason}` string values (key order kept: the bytes are the template's). */
+function fill(v: unknown, decision: string, reason: string): unknown {
+  if (v === '{decision}') return decision;
+  if (v === '{reason}') return reason;
+  if (Array.isArray(v)) return v.map((x) => fill(x, decision, reason));
+  if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, fill(x, decision, reason)]));
+  return v;
+}
+
+/** The gate (and its answer template) for a tool-gating event; an unknown event takes the agent's main gate. */
+function gateOf(agent: AgentName, event?: string) {
+  const pre = HARNESS_TABLES[agent].tools.pre;
+  return pre.find((g) => g.event === event) ?? pre[0]!;
+}
+
+function answer(agent: AgentName, decision: 'allow' | 'deny' | 'ask', reason: string, extra?: string, event?: string): HookAnswer {
   if (decision === 'allow') return { exitCode: 0 };
   const why = [reason ? `castellan: ${reason}` : '', extra ?? ''].filter(Boolean).join('\n');
-  switch (agent) {
-    case 'claude':
-    case 'codex':
-      return { exitCode: 0, stdout: JSON.stringify({ hookSpecificOutput: { hookEventName: 'PreToolUse', permissionDecision: decision, permissionDecisionReason: why } }) };
-    case 'gemini':
-      // Gemini has no "ask" answer: castellan asked its own UI already (prompt mode "ui"), so only deny gets here.
-      return { exitCode: 0, stdout: JSON.stringify({ decision: 'deny', reason: why }) };
-    case 'pi':
-      return { exitCode: 0, stdout: JSON.stringify({ block: true, reason: why }) };
-  }
+  const t = gateOf(agent, event).answer;
+  return { exitCode: t.exitCode, ...(t.stdout ? { stdout: JSON.stringify(fill(t.stdout, decision, why)) } : {}), ...(t.stderr ? { stderr: why } : {}) };
 }
 
 /** A denial in the agent's own protocol (what a tool-gating event answers when castellan cannot decide). */
-export function denyAnswer(agent: AgentName, reason: string): HookAnswer {
-  return answer(agent, 'deny', reason);
+export function denyAnswer(agent: AgentName, reason: string, event?: string): HookAnswer {
+  return answer(agent, 'deny', reason, undefined, event);
 }
 
 export interface UnreadableInput {
@@ -129,7 +138,7 @@ export async function denyUnreadable(o: UnreadableInput): Promise<HookAnswer> {
   link.emit(ev);
   await link.flush();
   link.close();
-  return answer(o.agent, 'deny', reason);
+  return answer(o.agent, 'deny', reason, undefined, o.event);
 }
 
 export interface GovernHookInput {
@@ -190,9 +199,8 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
   const cwd = str(p.cwd) ?? o.cwd;
   const agentId = governedAgentId(o.agent, o.env, o.payload);
   const paneId = o.env.CASTELLAN_PANE_ID;
-  // Claude has its own permission dialog and accepts an "ask" answer: a castellan "prompt" defers to it. Codex 0.171
-  // rejects "ask" (and then runs the tool as if no hook existed), so castellan asks in its own UI for Codex.
-  const prompt = o.agent === 'claude' ? 'defer' : 'ui';
+  // Whether castellan's "prompt" becomes the agent's own "ask" or a question in castellan's UI: the agent's table says.
+  const prompt = HARNESS_TABLES[o.agent].tools.prompt;
   /** Why the server left the call to the bridge, when it said (the door's debug line tells it). */
   let undecided = '';
   const remote = (req: Omit<DecideRequest, 'tool' | 'argv' | 'cwd' | 'toolInput' | 'agentId' | 'paneId' | 'prompt' | 'env' | 'paths'>) =>
@@ -205,6 +213,14 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
     return loadPipeline();
   };
   if (kind === 'pre') {
+    // Two gates for one call (Qwen): an allow at the first is handed on, and the second does not judge (nor audit) it again.
+    const gates = HARNESS_TABLES[o.agent].tools.pre;
+    const gate = gates.find((g) => g.event === o.event);
+    const handoff =
+      gates.some((g) => g.handsOn) && o.paths && isPaneId(paneId)
+        ? (await import('./handoff.js')).handoffOf({ stateDir: o.paths.stateDir, socket: o.socket ?? o.paths.socket, pane: paneId, agent: o.agent, session: agentId, tool: call.rawName, toolInput: call.toolInput })
+        : undefined;
+    if (handoff && !gate?.handsOn && (await import('./handoff.js')).takeHandoff(handoff)) return { exitCode: 0 };
     const served = await remote({ phase: 'pre' });
     const by = served ? 'server' : 'bridge';
     // Loaded before the per-agent check connects: the pipeline's synchronous load would eat that connect's deadline.
@@ -217,9 +233,10 @@ export async function governToolHook(o: GovernHookInput): Promise<HookAnswer | u
     if (a?.decision === 'deny') {
       // Either one denying denies; both reasons are kept (governance first, then the agent's own as a directive).
       const ownWhy = a.contexts.join('\n') || `castellan: ${a.reason ?? 'denied by the agent\'s SubagentStop hooks'}`;
-      return { ...answer(o.agent, 'deny', r.decision === 'deny' ? govWhy : '', ownWhy), by };
+      return { ...answer(o.agent, 'deny', r.decision === 'deny' ? govWhy : '', ownWhy, o.event), by };
     }
-    return { ...answer(o.agent, r.decision, govWhy), by };
+    if (handoff && gate?.handsOn && r.decision === 'allow') (await import('./handoff.js')).handOn(handoff);
+    return { ...answer(o.agent, r.decision, govWhy, undefined, o.event), by };
   }
   const success = toolSucceeded(o.payload);
   if (await remote({ phase: 'post', success })) return { exitCode: 0, by: 'server' };

@@ -66,7 +66,7 @@ const SEQ = eventSeq();
 /**
  * Governance must fail closed: if the pipeline itself breaks, the tool is denied (the agent shows why), never waved through.
  */
-async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: string, agent: AgentName, pre: boolean): Promise<HookAnswer | undefined> {
+async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: string, agent: AgentName, event: string, pre: boolean): Promise<HookAnswer | undefined> {
   try {
     return await fn();
   } catch (e) {
@@ -74,7 +74,7 @@ async function governHook(fn: () => Promise<HookAnswer | undefined>, stateDir: s
     bridgeLog(stateDir, `governance error: ${(e as Error).stack ?? e}`);
     if (!pre) return undefined;
     // In the agent's protocol: pi's extension reads only the JSON answer, and an exit code alone would let the tool run.
-    return denyAnswer(agent, `governance failed, tool denied: ${(e as Error).message}`);
+    return denyAnswer(agent, `governance failed, tool denied: ${(e as Error).message}`, event);
   }
 }
 
@@ -109,7 +109,9 @@ export async function runHook(agentCtx: HookContext, positionals: string[], io: 
       if (io.serverOnly) throw new NeedsBridge(`payload unreadable (${g.why})`);
       bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} denied: payload unreadable (${g.why})`);
       const a = await denyUnreadable({ agent, event, why: g.why, bytes: input.bytes, env: ctx.env, cwd: ctx.cwd, paths: ctx.paths });
-      out('stdout', a.stdout + '\n');
+      // In the agent's protocol: JSON on stdout, or (Qwen's PreToolUse) the reason on stderr with exit 2.
+      if (a.stdout !== undefined) out('stdout', a.stdout + '\n');
+      if (a.stderr !== undefined) out('stderr', a.stderr + '\n');
       return a.exitCode;
     }
     payload = g.payload;
@@ -128,7 +130,7 @@ export async function runHook(agentCtx: HookContext, positionals: string[], io: 
   // thing this command ever prints.
   const judge = () =>
     isAgentName(agent) && kind
-      ? governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report, link, serverOnly: io.serverOnly, deadlineAt: io.deadlineAt, pid: io.pid }), ctx.paths.stateDir, agent, gating).catch(
+      ? governHook(() => governToolHook({ agent, event, payload, env: ctx.env, cwd: ctx.cwd, socket: ctx.paths.socket, paths: ctx.paths, beforeLocal: () => report, link, serverOnly: io.serverOnly, deadlineAt: io.deadlineAt, pid: io.pid }), ctx.paths.stateDir, agent, event, gating).catch(
           // The door's report is through before it hands the call on (the bridge then reports with its later seq).
           async (e: unknown) => {
             await report;
@@ -141,7 +143,7 @@ export async function runHook(agentCtx: HookContext, positionals: string[], io: 
   const governed = await (gating && isAgentName(agent) && !io.serverOnly
     ? byDeadline(judge(), gateMs, () => {
         bridgeLog(ctx.paths.stateDir, `${agent} ${event} pane=${ctx.env.CASTELLAN_PANE_ID ?? '-'} denied: not judged within ${gateMs} ms`);
-        return denyAnswer(agent, `the tool call was not judged within ${gateMs >= 1000 ? `${Math.round(gateMs / 1000)} s` : `${gateMs} ms`}; denied`);
+        return denyAnswer(agent, `the tool call was not judged within ${gateMs >= 1000 ? `${Math.round(gateMs / 1000)} s` : `${gateMs} ms`}; denied`, event);
       })
     : judge());
   // A pane started by `castellan agent start` carries its agent id: that agent's own hooks answer its other events.

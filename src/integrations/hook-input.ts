@@ -3,6 +3,7 @@
 import { valueDeeperThan } from '../api/json-guard.js';
 import { readPipeNow } from './stdin-pipe.js';
 import type { ByteSource } from './raw-pipe/index.js';
+import { HARNESS_TABLES } from './tables.js';
 import type { AgentName } from './types.js';
 
 /**
@@ -89,15 +90,6 @@ export function argvInput(json: string, maxBytes = HOOK_PAYLOAD_MAX_BYTES): Hook
 
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 
-/** Where each agent puts the tool's name and its input in a gating event's payload. */
-const TOOL_FIELDS: Record<AgentName, { name: string; input: readonly string[] }> = {
-  claude: { name: 'tool_name', input: ['tool_input'] },
-  codex: { name: 'tool_name', input: ['tool_input'] },
-  gemini: { name: 'tool_name', input: ['tool_input'] },
-  // castellan's pi extension forwards pi's tool_call event: {toolName, input}.
-  pi: { name: 'toolName', input: ['input', 'args'] },
-};
-
 /**
  * A tool-gating payload the bridge can judge, or why it cannot: not JSON, not an object, too deep, or without the
  * tool's name and input (judging a call on fields it does not have would wave it through as tool "unknown").
@@ -112,9 +104,12 @@ export function gatePayload(agent: AgentName, text: string): { payload: Record<s
   }
   if (!isObj(v)) return { why: `not a JSON object but ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}` };
   if (valueDeeperThan(v, PAYLOAD_MAX_DEPTH)) return { why: `nested deeper than ${PAYLOAD_MAX_DEPTH} levels` };
-  const f = TOOL_FIELDS[agent];
+  // Where the agent puts the tool's name and its input (its table; pi: castellan's extension forwards {toolName, input}).
+  const f = HARNESS_TABLES[agent].tools;
   const name = v[f.name];
   if (typeof name !== 'string' || !name.trim() || name.length > 200) return { why: `no tool name (${f.name})` };
+  // No agent names a tool with control characters or surrounding blanks: such a name is forged to slip past a policy row.
+  if (/[\u0000-\u001f\u007f]/.test(name) || name !== name.trim()) return { why: `a forged tool name (${f.name}: control characters or blanks)` };
   const input = f.input.map((k) => v[k]).find((x) => x !== undefined);
   if (!isObj(input)) return { why: `no tool input object (${f.input.join(' or ')})` };
   return { payload: v };

@@ -1,11 +1,11 @@
 // Plans (and applies) installing castellan's hook bridge into an agent's own settings, and taking it out again.
-import { TOOL_EVENTS } from './govern.js';
+import { toolEventKind } from './govern.js';
 import { chmodSync, existsSync, mkdirSync, readFileSync, renameSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { codexNotifyArgv, installedHookCommand, REPO_ROOT } from './command-line.js';
 import { planNotify, removeNotify } from './codex-toml.js';
 import { formatJsonDoc, type HookSpec, type JsonObject, listOurHooks, mergeHooks, parseJsonDoc, removeHooks, SettingsError } from './settings-json.js';
-import { installedEvents } from './tables.js';
+import { HARNESS_TABLES, installedEvents } from './tables.js';
 import type { AgentName } from './types.js';
 
 export type Scope = 'user' | 'project';
@@ -41,6 +41,12 @@ export interface Plan {
 export { SettingsError };
 
 const PI_TEMPLATE = join(REPO_ROOT, 'share', 'integrations', 'pi', 'castellan.ts');
+/** Agents castellan installs a file of its own for (a pi extension, an opencode plugin), from a template in share/. */
+const PLUGIN_TEMPLATES: Partial<Record<AgentName, string>> = {
+  pi: PI_TEMPLATE,
+  opencode: join(REPO_ROOT, 'share', 'integrations', 'opencode', 'castellan.js'),
+  kilo: join(REPO_ROOT, 'share', 'integrations', 'opencode', 'castellan.js'),
+};
 export const PI_MARK = 'castellan-integration';
 
 function read(path: string): string | undefined {
@@ -64,33 +70,41 @@ export function settingsPath(agent: AgentName, scope: Scope, c: Pick<InstallCont
       return user ? join(c.home, '.gemini', 'settings.json') : join(c.dir, '.gemini', 'settings.json');
     case 'pi':
       return user ? join(c.env.PI_CODING_AGENT_DIR || join(c.home, '.pi', 'agent'), 'extensions', 'castellan.ts') : join(c.dir, '.pi', 'extensions', 'castellan.ts');
+    case 'copilot':
+      // Copilot CLI reads its user hooks from settings.json in $COPILOT_HOME (lab-checked); a repository's hooks are
+      // .github/hooks/*.json files, which this does not write (--project is refused in planInstall).
+      return user ? join(c.env.COPILOT_HOME || join(c.home, '.copilot'), 'settings.json') : join(c.dir, '.github', 'hooks', 'castellan.json');
+    case 'qwen':
+      return user ? join(c.home, '.qwen', 'settings.json') : join(c.dir, '.qwen', 'settings.json');
+    case 'opencode':
+    case 'kilo':
+      // opencode loads every .js/.ts in its config dir's plugins/ (lab-checked, ~/.config/opencode/plugins/; Kilo: kilo/).
+      return user ? join(c.env.XDG_CONFIG_HOME || join(c.home, '.config'), agent, 'plugins', 'castellan.js') : join(c.dir, `.${agent}`, 'plugins', 'castellan.js');
   }
 }
 
-/** The hook entries castellan wants in an agent's JSON settings: one per installed table row. */
-export function hookSpecs(agent: 'claude' | 'codex' | 'gemini', argv: readonly string[]): HookSpec[] {
+/** The hook entries castellan wants in an agent's JSON settings: one per installed table row, shaped by the table. */
+export function hookSpecs(agent: AgentName, argv: readonly string[]): HookSpec[] {
+  const shape = HARNESS_TABLES[agent].install;
+  if (!shape) return [];
   return installedEvents(agent)
     .filter((r) => r.event !== 'notify')
     .map((r) => {
       const command = installedHookCommand(argv, agent, r.event);
       // A tool hook runs castellan's governance (user hooks up to 30 s, a prompt up to 60 s): if the agent killed
       // it first the tool would run anyway, so it gets two minutes; state-only events stay short.
-      const governs = r.event === TOOL_EVENTS[agent].pre;
-      const hook: JsonObject =
-        agent === 'gemini'
-          ? { type: 'command', name: `castellan-${r.event}`, command, timeout: governs ? 120_000 : 5000 }
-          : { type: 'command', command, timeout: governs ? 120 : agent === 'codex' && (r.event === 'Interrupt' || r.event === 'SessionEnd') ? 3 : 10 };
-      return { event: r.event, ...(r.matcher ? { matcher: r.matcher } : {}), hook };
+      const governs = toolEventKind(agent, r.event) === 'pre';
+      return { event: r.event, ...(r.matcher ? { matcher: r.matcher } : {}), hook: shape.hook(r.event, command, governs) as JsonObject };
     });
 }
 
-function jsonChange(path: string, specs: HookSpec[] | null): { change: FileChange; value: JsonObject } {
+function jsonChange(path: string, specs: HookSpec[] | null, entries: 'nested' | 'flat' = 'nested'): { change: FileChange; value: JsonObject } {
   const before = read(path);
   const doc = parseJsonDoc(before, path);
   let summary: string;
   let value: JsonObject;
   if (specs) {
-    const m = mergeHooks(doc.value, specs, path);
+    const m = mergeHooks(doc.value, specs, path, entries);
     value = m.value;
     const parts = [
       m.added.length ? `added ${m.added.join(', ')}` : '',
@@ -99,7 +113,7 @@ function jsonChange(path: string, specs: HookSpec[] | null): { change: FileChang
     ].filter(Boolean);
     summary = parts.length ? parts.join('; ') : `already installed (${m.unchanged.length} hooks)`;
   } else {
-    const r = removeHooks(doc.value, path);
+    const r = removeHooks(doc.value, path, entries);
     value = r.value;
     summary = r.removed.length ? `removed castellan hooks from ${r.removed.join(', ')}` : 'no castellan hooks';
   }
@@ -108,13 +122,17 @@ function jsonChange(path: string, specs: HookSpec[] | null): { change: FileChang
   return { change: { path, before, after, summary, backup: true }, value };
 }
 
-function piSource(argv: readonly string[]): string {
-  const events = installedEvents('pi').map((r) => r.event);
-  const lines = readFileSync(PI_TEMPLATE, 'utf8').split('\n');
+/** The template with the marked lines filled in (TypeScript declarations for pi's .ts, plain ones for a .js plugin). */
+function pluginSource(agent: AgentName, argv: readonly string[]): string {
+  const template = PLUGIN_TEMPLATES[agent]!;
+  const ts = template.endsWith('.ts');
+  const events = installedEvents(agent).map((r) => r.event);
+  const lines = readFileSync(template, 'utf8').split('\n');
   return lines
     .map((l) => {
-      if (l.endsWith('// @castellan-command')) return `const INSTALLED_COMMAND: string[] | null = ${JSON.stringify(argv)}; // @castellan-command`;
-      if (l.endsWith('// @castellan-events')) return `const EVENTS: string[] = ${JSON.stringify(events)}; // @castellan-events`;
+      if (l.endsWith('// @castellan-command')) return `const INSTALLED_COMMAND${ts ? ': string[] | null' : ''} = ${JSON.stringify(argv)}; // @castellan-command`;
+      if (l.endsWith('// @castellan-events')) return `const EVENTS${ts ? ': string[]' : ''} = ${JSON.stringify(events)}; // @castellan-events`;
+      if (l.endsWith('// @castellan-agent')) return `const AGENT = ${JSON.stringify(agent)}; // @castellan-agent`;
       return l;
     })
     .join('\n');
@@ -124,16 +142,24 @@ export function planInstall(agent: AgentName, scope: Scope, c: InstallContext): 
   const path = settingsPath(agent, scope, c);
   const notes: string[] = [];
   const changes: FileChange[] = [];
-  if (agent === 'pi') {
+  if (PLUGIN_TEMPLATES[agent]) {
     const before = read(path);
     if (before !== undefined && !before.includes(PI_MARK)) throw new SettingsError(`${path} exists and is not castellan's; move it away first`);
-    const after = piSource(c.argv);
-    changes.push({ path, before, after, summary: before === after ? 'already installed' : before ? 'updated the extension' : 'added the extension', backup: false });
-    notes.push('pi loads it at its next start (or after /reload).');
+    const after = pluginSource(agent, c.argv);
+    const what = agent === 'pi' ? 'extension' : 'plugin';
+    changes.push({ path, before, after, summary: before === after ? 'already installed' : before ? `updated the ${what}` : `added the ${what}`, backup: false });
+    notes.push(agent === 'pi' ? 'pi loads it at its next start (or after /reload).' : `${HARNESS_TABLES[agent].label} loads plugins when it starts: restart running sessions.`);
     return { agent, scope, changes, notes };
   }
-  const { change, value } = jsonChange(path, hookSpecs(agent, c.argv));
+  // Left out with a note rather than refused: `install all --project` must still do the other agents.
+  if (agent === 'copilot' && scope === 'project') return { agent, scope, changes: [], notes: ['Copilot CLI: castellan installs its hooks for your user only (~/.copilot/settings.json); --project does nothing for it'] };
+  const shape = HARNESS_TABLES[agent].install!;
+  const { change, value } = jsonChange(path, hookSpecs(agent, c.argv), shape.entries);
   changes.push(change);
+  if (agent === 'copilot') notes.push('Copilot CLI reads hooks when it starts: restart running sessions.');
+  if (agent === 'qwen') {
+    notes.push('Qwen Code reads hooks when it starts: restart running sessions.');
+  }
   if (agent === 'claude') notes.push('Claude Code reads hooks when a session starts: restart running sessions (`/hooks` lists them).');
   if (agent === 'gemini') {
     const hc = value.hooksConfig as JsonObject | undefined;
@@ -159,14 +185,14 @@ export function planInstall(agent: AgentName, scope: Scope, c: InstallContext): 
 export function planUninstall(agent: AgentName, scope: Scope, c: Omit<InstallContext, 'argv'>): Plan {
   const path = settingsPath(agent, scope, c);
   const changes: FileChange[] = [];
-  if (agent === 'pi') {
+  if (PLUGIN_TEMPLATES[agent]) {
     const before = read(path);
     if (before === undefined) changes.push({ path, before, after: before, summary: 'not installed', backup: false });
     else if (!before.includes(PI_MARK)) changes.push({ path, before, after: before, summary: 'not castellan\'s: left alone', backup: false });
-    else changes.push({ path, before, after: undefined, summary: 'removed the extension', backup: false });
+    else changes.push({ path, before, after: undefined, summary: `removed the ${agent === 'pi' ? 'extension' : 'plugin'}`, backup: false });
     return { agent, scope, changes, notes: [] };
   }
-  changes.push(jsonChange(path, null).change);
+  changes.push(jsonChange(path, null, HARNESS_TABLES[agent].install?.entries).change);
   if (agent === 'codex' && scope === 'user') {
     const toml = join(dirname(path), 'config.toml');
     const before = read(toml);

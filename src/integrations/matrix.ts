@@ -11,10 +11,9 @@ export { MATRIX_STAGES, STAGE_KIND, type MatrixStage, type HarnessStageTable, ty
 
 /**
  * What the bridge does in code rather than by table row (test/episodes/matrix.test.ts checks both against the bridge):
- * only Claude takes an agent's first message from its SessionStart hook; pi's prompt events cannot be answered.
+ * only Claude takes an agent's first message from its SessionStart hook (whose prompt events can be answered: the tables' promptAnswered).
  */
 const FIRST_MESSAGE_BY_SESSION_START: readonly AgentName[] = ['claude'];
-const PROMPT_ANSWERED: Readonly<Record<AgentName, boolean>> = { claude: true, codex: true, gemini: true, pi: false };
 
 const LAUNCH = ['castellan run', 'sub-harness pane'];
 
@@ -39,12 +38,12 @@ export function agentRow(a: AgentName): HarnessStageTable {
     harness: a,
     label: HARNESS_TABLES[a].label,
     stages: {
-      state: cell([...states]),
+      state: cell([...states], HARNESS_TABLES[a].live),
       SessionStart: cell(LAUNCH, byHook(own('SessionStart'))),
       SessionEnd: cell(LAUNCH, byHook(own('SessionEnd'))),
       PreToolUse: cell(pre, 'then the permission policy and plan verify'),
       PostToolUse: cell(post),
-      UserPromptSubmit: PROMPT_ANSWERED[a]
+      UserPromptSubmit: HARNESS_TABLES[a].promptAnswered
         ? cell([...prompt, 'agent.prompt'])
         : cell(['agent.prompt'], `its ${prompt.join(', ') || 'prompt'} event cannot be answered: only prompts sent with agent.prompt run these hooks`),
       SubagentStart: cell(['castellan agent start'], FIRST_MESSAGE_BY_SESSION_START.includes(a) ? `the output reaches it through its ${own('SessionStart').join(', ')} hook` : 'the output is typed as its first prompt'),
@@ -123,7 +122,7 @@ export function matrixMarkdown(): string {
     if (i === -1) i = notes.push(n) - 1;
     return i + 1;
   };
-  const code = (s: string) => (/^[a-z_.]+$|^[A-Z][A-Za-z]+$/.test(s) || s.startsWith('castellan ') || s.startsWith('share/') ? `\`${s}\`` : s);
+  const code = (s: string) => (/^[a-z][A-Za-z_.]*$|^[A-Z][A-Za-z]+$/.test(s) || s.startsWith('castellan ') || s.startsWith('share/') ? `\`${s}\`` : s);
   const out = [
     `| stage | ${rows.map((r) => r.label).join(' | ')} |`,
     `|---|${rows.map(() => '---').join('|')}|`,

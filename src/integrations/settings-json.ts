@@ -1,5 +1,6 @@
 // Merging castellan's hook entries into (and out of) an agent's JSON settings without disturbing anyone else's.
-// The shape is shared by Claude Code, Codex hooks.json and Gemini CLI: {"hooks": {"<Event>": [{"matcher"?, "hooks": [{"type": "command", "command", ...}]}]}}.
+// Two shapes: `nested`, shared by Claude Code, Codex hooks.json, Gemini CLI and Qwen Code: {"hooks": {"<Event>": [{"matcher"?,
+// "hooks": [{"type": "command", "command", ...}]}]}}; and `flat`, Copilot CLI's: {"hooks": {"<event>": [{"type": "command", "bash", ...}]}}.
 import { isCastellanCommand } from './command-line.js';
 
 export type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
@@ -21,6 +22,12 @@ export interface JsonDoc {
 }
 
 export class SettingsError extends Error {}
+
+export type EntryShape = 'nested' | 'flat';
+
+const isObj = (v: Json | undefined): v is JsonObject => !!v && typeof v === 'object' && !Array.isArray(v);
+/** A hook object castellan installed (its line is in `command`, or Copilot's `bash`). */
+const isOurHook = (h: Json | undefined) => isObj(h) && (isCastellanCommand(h.command) || isCastellanCommand(h.bash));
 
 export function parseJsonDoc(text: string | undefined, path: string): JsonDoc {
   if (text === undefined || !text.trim()) return { exists: text !== undefined, text: text ?? '', value: {}, indent: '  ' };
@@ -60,9 +67,13 @@ function entryHooks(entry: Json): Json[] | undefined {
   return entry && typeof entry === 'object' && !Array.isArray(entry) && Array.isArray(entry.hooks) ? entry.hooks : undefined;
 }
 
-/** Castellan's hooks in one event's entry list: [entry index, hook index]. */
-function ours(list: Json[]): Array<[number, number]> {
+/** Castellan's hooks in one event's entry list: [entry index, hook index] (flat: the entry is the hook, index -1). */
+function ours(list: Json[], shape: EntryShape = 'nested'): Array<[number, number]> {
   const out: Array<[number, number]> = [];
+  if (shape === 'flat') {
+    list.forEach((entry, i) => isOurHook(entry) && out.push([i, -1]));
+    return out;
+  }
   list.forEach((entry, i) =>
     entryHooks(entry)?.forEach((h, j) => {
       if (h && typeof h === 'object' && !Array.isArray(h) && isCastellanCommand(h.command)) out.push([i, j]);
@@ -72,7 +83,11 @@ function ours(list: Json[]): Array<[number, number]> {
 }
 
 /** Drops castellan's hooks from an entry list; entries left with no hooks go too (they were ours alone). */
-function stripOurs(list: Json[]): { list: Json[]; removed: number } {
+function stripOurs(list: Json[], shape: EntryShape = 'nested'): { list: Json[]; removed: number } {
+  if (shape === 'flat') {
+    const keep = list.filter((e) => !isOurHook(e));
+    return { list: keep, removed: list.length - keep.length };
+  }
   let removed = 0;
   const out: Json[] = [];
   for (const entry of list) {
@@ -102,7 +117,7 @@ export interface MergeResult {
  * entries (another path, another matcher), and removes castellan entries for events no longer installed.
  * Everything else in the file is left as it was.
  */
-export function mergeHooks(input: JsonObject, specs: readonly HookSpec[], path: string): MergeResult {
+export function mergeHooks(input: JsonObject, specs: readonly HookSpec[], path: string, shape: EntryShape = 'nested'): MergeResult {
   const value = clone(input);
   const hooks = hooksObject(value, path, true)!;
   const r: MergeResult = { value, added: [], updated: [], unchanged: [], removed: [] };
@@ -110,8 +125,8 @@ export function mergeHooks(input: JsonObject, specs: readonly HookSpec[], path: 
     const cur = hooks[s.event];
     if (cur !== undefined && !Array.isArray(cur)) throw new SettingsError(`${path}: hooks.${s.event} is not a list`);
     const list = (cur ?? []) as Json[];
-    const mine = ours(list);
-    const want: JsonObject = { ...(s.matcher !== undefined ? { matcher: s.matcher } : {}), hooks: [s.hook] };
+    const mine = ours(list, shape);
+    const want: JsonObject = shape === 'flat' ? s.hook : { ...(s.matcher !== undefined ? { matcher: s.matcher } : {}), hooks: [s.hook] };
     if (mine.length === 1) {
       const [i] = mine[0];
       const entry = list[i] as JsonObject;
@@ -120,14 +135,14 @@ export function mergeHooks(input: JsonObject, specs: readonly HookSpec[], path: 
         continue;
       }
     }
-    const stripped = stripOurs(list);
+    const stripped = stripOurs(list, shape);
     hooks[s.event] = [...stripped.list, want];
     (stripped.removed ? r.updated : r.added).push(s.event);
   }
   const wanted = new Set(specs.map((s) => s.event));
   for (const [event, cur] of Object.entries(hooks)) {
     if (wanted.has(event) || !Array.isArray(cur)) continue;
-    const stripped = stripOurs(cur);
+    const stripped = stripOurs(cur, shape);
     if (!stripped.removed) continue;
     r.removed.push(event);
     if (stripped.list.length) hooks[event] = stripped.list;
@@ -137,14 +152,14 @@ export function mergeHooks(input: JsonObject, specs: readonly HookSpec[], path: 
 }
 
 /** Removes every castellan hook; other hooks, and the events they hang on, stay. */
-export function removeHooks(input: JsonObject, path: string): { value: JsonObject; removed: string[] } {
+export function removeHooks(input: JsonObject, path: string, shape: EntryShape = 'nested'): { value: JsonObject; removed: string[] } {
   const value = clone(input);
   const hooks = hooksObject(value, path, false);
   const removed: string[] = [];
   if (!hooks) return { value, removed };
   for (const [event, cur] of Object.entries(hooks)) {
     if (!Array.isArray(cur)) continue;
-    const stripped = stripOurs(cur);
+    const stripped = stripOurs(cur, shape);
     if (!stripped.removed) continue;
     removed.push(event);
     if (stripped.list.length) hooks[event] = stripped.list;
@@ -161,6 +176,7 @@ export function listOurHooks(value: JsonObject): Record<string, string[]> {
   for (const [event, cur] of Object.entries(hooks)) {
     if (!Array.isArray(cur)) continue;
     for (const [i, j] of ours(cur)) (out[event] ??= []).push(String((entryHooks(cur[i])![j] as JsonObject).command));
+    for (const [i] of ours(cur, 'flat')) (out[event] ??= []).push(String((cur[i] as JsonObject).bash ?? (cur[i] as JsonObject).command));
   }
   return out;
 }

@@ -13,8 +13,12 @@ export const SKILL_NAME = 'castellan';
  * Every one of these agents reads Agent Skills (a folder with SKILL.md, YAML frontmatter name/description):
  * Claude Code ~/.claude/skills (or $CLAUDE_CONFIG_DIR/skills), project .claude/skills; Codex $CODEX_HOME/skills
  * (default ~/.codex/skills), project .agents/skills; Gemini CLI ~/.gemini/skills, project .gemini/skills;
- * pi $PI_CODING_AGENT_DIR/skills (default ~/.pi/agent/skills), project .pi/skills.
+ * pi $PI_CODING_AGENT_DIR/skills (default ~/.pi/agent/skills), project .pi/skills; Copilot CLI $COPILOT_HOME/skills
+ * (default ~/.copilot/skills), project .github/skills; Qwen Code ~/.qwen/skills, project .qwen/skills; opencode
+ * $XDG_CONFIG_HOME/opencode/skills, project .opencode/skills, and Kilo CLI the same under kilo (from their docs, not lab-checked).
  */
+const configHome = (c: { home: string; env: NodeJS.ProcessEnv }) => c.env.XDG_CONFIG_HOME || join(c.home, '.config');
+
 export function skillDir(agent: AgentName, scope: 'user' | 'project', c: { home: string; env: NodeJS.ProcessEnv; dir: string }): string {
   const user = scope === 'user';
   switch (agent) {
@@ -26,6 +30,13 @@ export function skillDir(agent: AgentName, scope: 'user' | 'project', c: { home:
       return user ? join(c.home, '.gemini', 'skills', SKILL_NAME) : join(c.dir, '.gemini', 'skills', SKILL_NAME);
     case 'pi':
       return user ? join(c.env.PI_CODING_AGENT_DIR || join(c.home, '.pi', 'agent'), 'skills', SKILL_NAME) : join(c.dir, '.pi', 'skills', SKILL_NAME);
+    case 'copilot':
+      return user ? join(c.env.COPILOT_HOME || join(c.home, '.copilot'), 'skills', SKILL_NAME) : join(c.dir, '.github', 'skills', SKILL_NAME);
+    case 'qwen':
+      return user ? join(c.home, '.qwen', 'skills', SKILL_NAME) : join(c.dir, '.qwen', 'skills', SKILL_NAME);
+    case 'opencode':
+    case 'kilo':
+      return user ? join(configHome(c), agent, 'skills', SKILL_NAME) : join(c.dir, `.${agent}`, 'skills', SKILL_NAME);
   }
 }
 

@@ -2,11 +2,14 @@
 import type { AgentState } from '../core/types.js';
 import { CLAUDE } from './claude.js';
 import { CODEX } from './codex.js';
+import { COPILOT } from './copilot.js';
 import { GEMINI } from './gemini.js';
+import { KILO, OPENCODE } from './opencode.js';
 import { PI } from './pi.js';
+import { QWEN } from './qwen.js';
 import { AGENTS, type AgentName, type EventRow, type HarnessTable, STAGES, type Stage } from './types.js';
 
-export const HARNESS_TABLES: Readonly<Record<AgentName, HarnessTable>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI, pi: PI };
+export const HARNESS_TABLES: Readonly<Record<AgentName, HarnessTable>> = { claude: CLAUDE, codex: CODEX, gemini: GEMINI, pi: PI, copilot: COPILOT, qwen: QWEN, opencode: OPENCODE, kilo: KILO };
 
 export function isAgentName(s: string): s is AgentName {
   return (AGENTS as readonly string[]).includes(s);

@@ -1,7 +1,7 @@
 // The shape of a harness event table: one row per agent hook event, naming the castellan stage it feeds and the badge state it reports.
 import type { AgentState } from '../core/types.js';
 
-export const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
+export const AGENTS = ['claude', 'codex', 'gemini', 'pi', 'copilot', 'qwen', 'opencode', 'kilo'] as const;
 export type AgentName = (typeof AGENTS)[number];
 
 /**
@@ -80,6 +80,43 @@ export interface EventRow extends Outcome {
   note?: string;
 }
 
+/**
+ * An answer template for a tool-gating event: JSON on stdout (string values `{decision}` and `{reason}` are filled in)
+ * and/or the reason on stderr, with an exit code. An allow is always exit 0 and no output (the agent's own flow decides).
+ */
+export interface AnswerTemplate {
+  exitCode: number;
+  stdout?: Record<string, unknown>;
+  /** The reason goes to stderr (exit-2 protocols). */
+  stderr?: boolean;
+}
+
+/** How an agent's tool calls reach castellan's governance, and how its answer is spoken back: data, one per agent. */
+export interface ToolProtocol {
+  /** Tool-gating events (asked before the call) with the answer each one takes; the first is the main gate. */
+  pre: ReadonlyArray<{ event: string; answer: AnswerTemplate; /** An allow here covers the next gate for the same call (not judged, nor audited, twice). */ handsOn?: boolean }>;
+  /** The event recording a tool call that happened. */
+  post: string;
+  /** Payload fields naming the tool and holding its input (the first present input field wins). */
+  name: string;
+  input: readonly string[];
+  /** The payload field holding the agent's session id (default `session_id`). */
+  session?: string;
+  /**
+   * A castellan "prompt" decision: `defer` answers "ask" (the agent's own dialog asks the user); `ui` asks in castellan's
+   * own UI first, so only allow or deny reach the agent (for agents whose "ask" answer is missing or not honoured).
+   */
+  prompt: 'defer' | 'ui';
+}
+
+/** How `castellan integrations install` writes an agent's hooks (settings-json.ts shapes). */
+export interface InstallShape {
+  /** `nested`: `hooks.<Event>: [{matcher?, hooks: [hook]}]` (Claude, Codex, Gemini, Qwen); `flat`: `hooks.<event>: [hook]` (Copilot). */
+  entries: 'nested' | 'flat';
+  /** The hook object for one event (`command` is the installed line; `governs`: a tool-gating event, given a long timeout). */
+  hook(event: string, command: string, governs: boolean): Record<string, unknown>;
+}
+
 export interface HarnessTable {
   agent: AgentName;
   /** Human name for docs and the parity matrix. */
@@ -87,6 +124,13 @@ export interface HarnessTable {
   /** How the agent calls the bridge (docs). */
   transport: string;
   rows: readonly EventRow[];
+  tools: ToolProtocol;
+  /** Its prompt event can be answered (block, or context for an agent castellan started). */
+  promptAnswered: boolean;
+  /** What was checked live in agent-lab (a castellan pane, the installed hooks, the real agent), for the parity matrix. */
+  live?: string;
+  /** JSON settings castellan merges its hooks into (absent: castellan installs a file of its own, e.g. pi's extension). */
+  install?: InstallShape;
 }
 
 /** What the bridge does for one event. */

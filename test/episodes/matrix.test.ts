@@ -23,7 +23,7 @@ after(() => w.cleanup());
 describe('harness parity matrix', () => {
   test('one row per harness castellan integrates, every stage in every row', () => {
     const m = harnessMatrix();
-    assert.deepEqual(m.map((r) => r.harness), ['claude', 'codex', 'gemini', 'pi', 'shell', 'mcp']);
+    assert.deepEqual(m.map((r) => r.harness), ['claude', 'codex', 'gemini', 'pi', 'copilot', 'qwen', 'opencode', 'kilo', 'shell', 'mcp']);
     for (const r of m) assert.deepEqual(Object.keys(r.stages), [...MATRIX_STAGES], r.harness);
   });
 
@@ -98,16 +98,16 @@ describe('harness parity matrix', () => {
   test('the README block is current (npm run docs writes it)', () => {
     const readme = readFileSync(join(REPO, 'README.md'), 'utf8');
     assert.equal(withMatrix(readme), readme, 'README.md harness matrix is stale: run `npm run docs`');
-    assert.match(readme, /\| \*\*PostSampling\*\* \(per-agent hook\) \| `Stop` \| `Stop` \| `AfterAgent` \| `agent_end` \| — \| — \|/);
+    assert.match(readme, /\| \*\*PostSampling\*\* \(per-agent hook\) \| `Stop` \| `Stop` \| `AfterAgent` \| `agent_end` \| `agentStop` \| `Stop` \| `session.idle` \| `session.idle` \| — \| — \|/);
   });
 
   test('`castellan integrations matrix` prints the grid and the details; --json the data', async () => {
     const ctx = fakeCtx(w);
     assert.equal(await matrixCmd.run(ctx, { values: {}, positionals: [], rest: [] }), 0);
     const text = ctx.stdout.join('\n');
-    assert.match(text, /^ +claude +codex +gemini +pi +shell +mcp$/m);
-    assert.match(text, /^SessionStart +✓ +✓ +✓ +✓ +✓ +—$/m);
-    assert.match(text, /^PostSampling +✓ +✓ +✓ +✓ +— +—$/m);
+    assert.match(text, /^ +claude +codex +gemini +pi +copilot +qwen +opencode +kilo +shell +mcp$/m);
+    assert.match(text, /^SessionStart +✓ +✓ +✓ +✓ +✓ +✓ +✓ +✓ +✓ +—$/m);
+    assert.match(text, /^PostSampling +✓ +✓ +✓ +✓ +✓ +✓ +✓ +✓ +— +—$/m);
     assert.match(text, /^ {2}PreToolUse +BeforeTool {2}\(then the permission policy and plan verify\)$/m);
     const j = fakeCtx(w);
     assert.equal(await matrixCmd.run(j, { values: { json: true }, positionals: [], rest: [] }), 0);
@@ -153,6 +153,10 @@ describe('castellan integrations install-skill', () => {
       codex: join(w.root, 'codex-home', 'skills', 'castellan'),
       gemini: join(w.home, '.gemini', 'skills', 'castellan'),
       pi: join(w.home, '.pi', 'agent', 'skills', 'castellan'),
+      copilot: join(w.home, '.copilot', 'skills', 'castellan'),
+      qwen: join(w.home, '.qwen', 'skills', 'castellan'),
+      opencode: join(w.home, '.config', 'opencode', 'skills', 'castellan'),
+      kilo: join(w.home, '.config', 'kilo', 'skills', 'castellan'),
     };
     for (const [a, dir] of Object.entries(want)) {
       assert.equal(skillDir(a as never, 'user', { home: w.home, env, dir: w.project }), dir);
@@ -161,7 +165,7 @@ describe('castellan integrations install-skill', () => {
       assert.match(text, /castellan herd wait --children --status idle,blocked,done/);
       assert.match(text, /wherever this skill says `castellan`, run `\S+ \S+castellan\.js`/, 'this checkout\'s CLI by absolute path');
     }
-    assert.deepEqual(ctx.stdout.map((l) => l.split(' ').slice(0, 2).join(' ')), ['claude: created', 'codex: created', 'gemini: created', 'pi: created']);
+    assert.deepEqual(ctx.stdout.map((l) => l.split(' ').slice(0, 2).join(' ')), ['claude: created', 'codex: created', 'gemini: created', 'pi: created', 'copilot: created', 'qwen: created', 'opencode: created', 'kilo: created']);
     const again = fakeCtx(w, { env });
     await installSkill.run(again, { values: {}, positionals: ['claude'], rest: [] });
     assert.match(again.stdout[0], /^claude: unchanged /);

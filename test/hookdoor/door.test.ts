@@ -18,16 +18,16 @@ import { markingNode } from './support.js';
 import { auditRecords } from '../robustness/bridge-support.js';
 
 const AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
-const PRE: Record<AgentName, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', pi: 'tool_call' };
+const PRE: Record<AgentName, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', pi: 'tool_call', copilot: 'preToolUse', qwen: 'PermissionRequest', opencode: 'tool.execute.before', kilo: 'tool.execute.before' };
 
 /** One tool call as each agent's gating event delivers it. */
 function call(agent: AgentName, tool: 'shell' | 'read' | 'write' | 'unknown', cwd: string, extra: Record<string, unknown> = {}): Record<string, unknown> {
   const input =
     tool === 'shell' ? { command: 'touch x' } : tool === 'read' ? { file_path: join(cwd, 'a.txt') } : tool === 'write' ? { file_path: join(cwd, 'b.txt'), content: 'hi' } : { anything: 1 };
   const name = {
-    shell: { claude: 'Bash', codex: 'Bash', gemini: 'run_shell_command', pi: 'bash' }[agent],
-    read: { claude: 'Read', codex: 'Read', gemini: 'read_file', pi: 'read' }[agent],
-    write: { claude: 'Write', codex: 'Write', gemini: 'write_file', pi: 'write' }[agent],
+    shell: { claude: 'Bash', codex: 'Bash', gemini: 'run_shell_command', pi: 'bash', copilot: 'bash', qwen: 'run_shell_command', opencode: 'bash', kilo: 'bash' }[agent],
+    read: { claude: 'Read', codex: 'Read', gemini: 'read_file', pi: 'read', copilot: 'view', qwen: 'read_file', opencode: 'read', kilo: 'read' }[agent],
+    write: { claude: 'Write', codex: 'Write', gemini: 'write_file', pi: 'write', copilot: 'create', qwen: 'write_file', opencode: 'write', kilo: 'write' }[agent],
     unknown: 'Frobnicate',
   }[tool];
   if (agent === 'pi') return { type: 'tool_call', toolName: name, toolCallId: 'c1', input: { ...input, ...extra } };

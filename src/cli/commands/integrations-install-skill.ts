@@ -6,7 +6,7 @@ import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
   name: 'integrations install-skill',
-  usage: 'castellan integrations install-skill claude|codex|gemini|pi|all... [--user|--project] [--dir DIR] [--dry-run] [--use-path]',
+  usage: 'castellan integrations install-skill claude|codex|gemini|pi|copilot|qwen|opencode|kilo|all... [--user|--project] [--dir DIR] [--dry-run] [--use-path]',
   summary: 'Install the castellan agent skill (spawn a helper pane, prompt it, wait, read its answer) into agents\' skill folders.',
   details: [
     'All four read Agent Skills (a folder with SKILL.md, frontmatter name + description):',

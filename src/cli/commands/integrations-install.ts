@@ -5,7 +5,7 @@ import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
   name: 'integrations install',
-  usage: 'castellan integrations install claude|codex|gemini|pi|all... [--user|--project] [--dir DIR] [--dry-run] [--use-path]',
+  usage: 'castellan integrations install claude|codex|gemini|pi|copilot|qwen|opencode|kilo|all... [--user|--project] [--dir DIR] [--dry-run] [--use-path]',
   summary: 'Install castellan\'s hook bridge into agents\' settings so their panes get exact state badges.',
   details: [
     'claude  ~/.claude/settings.json (or <project>/.claude/settings.json): one hook per mapped event',
