@@ -18,9 +18,11 @@ import { waitFor } from '../support/wait-for.js';
 import { runLine } from '../support/hook-line.js';
 import { markingNode } from './support.js';
 
-const PRE: Record<AgentName, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', pi: 'tool_call' };
+/** The agents these cases speak for (the door serves the others the same way; their protocols are tested in test/integrations). */
+type DoorAgent = 'claude' | 'codex' | 'gemini' | 'pi';
+const PRE: Record<DoorAgent, string> = { claude: 'PreToolUse', codex: 'PreToolUse', gemini: 'BeforeTool', pi: 'tool_call' };
 /** Each agent's deny, as its own protocol says it (src/integrations/govern.ts answer). */
-const DENY: Record<AgentName, RegExp> = {
+const DENY: Record<DoorAgent, RegExp> = {
   claude: /^\{"hookSpecificOutput":\{"hookEventName":"PreToolUse","permissionDecision":"deny"/,
   codex: /^\{"hookSpecificOutput":\{"hookEventName":"PreToolUse","permissionDecision":"deny"/,
   gemini: /^\{"decision":"deny"/,
@@ -29,7 +31,7 @@ const DENY: Record<AgentName, RegExp> = {
 const DENY_SHELL = '[governance.permissions]\nshell = "deny"\n';
 
 /** `rm` through each agent's shell tool, as its gating event delivers it. */
-function rmCall(agent: AgentName, cwd: string, tool?: string): string {
+function rmCall(agent: DoorAgent, cwd: string, tool?: string): string {
   const input = tool ? { file_path: join(cwd, 'a.txt') } : { command: 'rm -rf important' };
   const name = tool ?? { claude: 'Bash', codex: 'Bash', gemini: 'run_shell_command', pi: 'bash' }[agent];
   if (agent === 'pi') return JSON.stringify({ type: 'tool_call', toolName: name, toolCallId: 'c1', input });
@@ -83,7 +85,7 @@ describe('the hook door with its server stopped (SIGSTOP, as Ctrl-Z on `server s
     resume();
     await env.cleanup();
   });
-  const door = (agent: AgentName) => doorCommand([node.path, BIN], agent, PRE[agent]);
+  const door = (agent: DoorAgent) => doorCommand([node.path, BIN], agent, PRE[agent]);
 
   test('a full request FIFO: Bash rm (Claude), run_shell_command (Gemini) and bash (pi) are denied in their protocols, in bounded time', async () => {
     const inFifo = join(`${env.socket}.door`, 'in');
@@ -182,7 +184,7 @@ describe('a door whose requests are never answered, or answered in part', () => 
     writeFileSync(join(dir, 'pid'), `${process.pid}\n`);
     const node = markingNode(home);
     const env = { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: home, LANG: 'C.UTF-8', CASTELLAN_ENV: '1', CASTELLAN_SOCKET: socket, CASTELLAN_PANE_ID: 'w1:p1' };
-    return { home, dir, node, env, line: (agent: AgentName) => doorCommand([node.path, BIN], agent, PRE[agent]) };
+    return { home, dir, node, env, line: (agent: DoorAgent) => doorCommand([node.path, BIN], agent, PRE[agent]) };
   }
 
   test('a request FIFO nobody reads: door.sh opens it without blocking, waits its 3 s, and the bridge denies', async () => {
