@@ -138,7 +138,7 @@ export function parseAgentFile(text: string, file: string, source: 'project' | '
       const what =
         unknown === undefined ? first.message : at.length === 0 ? `unknown hook type (use ${AGENT_HOOK_TYPES.join(', ')}, or Stop for SubagentStop)` : 'unknown field (use type, command, pattern, reason, prompt, timeout_ms, strength)';
       const more = h.error.issues.length > 1 ? ` (+${h.error.issues.length - 1} more)` : '';
-      err(`${what}${more}; this agent's hooks are skipped, the agent still starts`, {
+      err(`${what}${more}; the agent does not start until its hooks parse (a hook written to deny must not be dropped)`, {
         path: formatPath(path),
         line: where(path),
       });
@@ -265,6 +265,10 @@ export function loadAgents(o: {
                   ? `${file} is not trusted; run \`castellan trust\` in the project to allow this agent to start`
                   : `${file} changed since it was trusted; run \`castellan trust\` again to allow this agent to start`,
             };
+    }
+    // Hooks written to stop something (a SubagentStop deny) that do not parse must not start the agent without them.
+    if (listed.startable && !listed.hooksValid) {
+      listed = { ...listed, startable: false, reason: `${file}: its hooks do not parse, and castellan does not start an agent without the hooks written for it (castellan agent list shows the problem)` };
     }
     byName.set(listed.name, listed);
     agents.push(listed);

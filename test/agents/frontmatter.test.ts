@@ -95,7 +95,7 @@ test('an invalid hooks block: one diagnostic naming file and field; hooks skippe
     assert.equal(r.diagnostics.length, 1, `${hooks}: ${JSON.stringify(r.diagnostics)}`);
     assert.equal(r.diagnostics[0].path, path, hooks);
     assert.match(r.diagnostics[0].message, msg);
-    assert.match(r.diagnostics[0].message, /hooks are skipped, the agent still starts/);
+    assert.match(r.diagnostics[0].message, /the agent does not start until its hooks parse/);
     assert.equal(typeof r.diagnostics[0].line, 'number', `${hooks}: a line number`);
   }
 });
@@ -134,6 +134,13 @@ test('project definitions start only while trusted with this content; user ones 
     // From HOME itself (no project), ~/.castellan/agents is the user layer only, never a "project" needing trust.
     r = load(home);
     assert.deepEqual(r.agents.map((a) => [a.name, a.source]), [['mine', 'user'], ['shared', 'user']]);
+
+    // A deny hook that does not parse (a typo in its pattern) fails closed: the agent is listed, and does not start.
+    writeFileSync(join(home, '.castellan', 'agents', 'u.md'), '---\nname: mine\ncommand: sh u.sh\nhooks:\n  SubagentStop:\n    - type: deny\n      pattern: "(unclosed"\n---\n');
+    r = load(home);
+    const mine = r.agents.find((a) => a.name === 'mine')!;
+    assert.equal(mine.startable, false);
+    assert.match(mine.reason!, /its hooks do not parse, and castellan does not start an agent without the hooks written for it/);
   } finally {
     rmSync(root, { recursive: true, force: true });
   }
