@@ -60,6 +60,8 @@ export interface SignalView {
   ackSeq: number;
   /** The program has spun its title (or said "working" there) before: a title at rest is then its prompt returning. */
   titleSpins?: boolean;
+  /** The last BOTTOM_LINES non-blank rows of the screen, joined by \n. */
+  bottom?: string;
 }
 
 interface SignalRule {
@@ -77,12 +79,30 @@ const TITLE_WORKING = /\b(?:working|thinking|running|generating|processing)\b/i;
 const TITLE_NEEDS_YOU = /\b(?:action required|needs? (?:your )?(?:input|attention|approval)|waiting for (?:you|input|approval)|approval required|permission required)\b/i;
 const TITLE_IDLE = /^\W{0,4}\b(?:ready|idle|done)\b/i;
 
+// A question with its approving option selected under it (a permission dialog): the shape Claude, Codex, Gemini, pi,
+// Copilot and Qwen share (`Do you want to proceed?` / `❯ 1. Yes`, `Allow?` / `→ Yes`, inside │ borders or not), and
+// the button row of opencode/Kilo (`Allow once   Allow always   Reject`). Written from the lab's still captures.
+const DIALOG = [
+  /\?[ \t│┃|]*$(?:\n[^\n]{0,300}){0,4}\n[ \t│┃|]*[❯›→●>▶][ \t]*(?:1[.)][ \t]*)?(?:Yes|Allow|Approve|Proceed)\b/mu,
+  /^[ \t│┃|]*(?:Allow|Approve|Yes)\b[^\n]{0,80}\b(?:Reject|Deny)\b/mu,
+];
+export const BOTTOM_LINES = 16;
+const MAX_ROW = 300;
+
+/** The bottom non-blank rows the dialog patterns read (rows cut to MAX_ROW: a huge row costs no more). */
+export function bottomText(lines: readonly string[]): string {
+  const out: string[] = [];
+  for (let i = lines.length - 1; i >= 0 && out.length < BOTTOM_LINES; i--) if (lines[i].trim()) out.push(lines[i].slice(0, MAX_ROW));
+  return out.reverse().join('\n');
+}
+
 const attention = (v: SignalView): number => (v.signals ? Math.max(v.signals.bellSeq, v.signals.notifySeq) : 0);
 /** A working signal newer than the bell/notification: the program went on by itself. */
 const busySince = (v: SignalView, seq: number): boolean => !!v.signals && ((v.signals.progress === 1 || v.signals.progress === 3) && v.signals.progressSeq > seq);
 
 /** The table, highest priority first. Generic rules (generic.toml) above a signal's priority still win (a y/n question: 100). */
 export const SIGNAL_RULES: readonly SignalRule[] = [
+  { id: 'generic.dialog', state: 'blocked', priority: 96, busy: false, when: (v) => !!v.bottom && DIALOG.some((re) => re.test(v.bottom!)) },
   { id: 'generic.osc9-4-paused', state: 'blocked', priority: 95, busy: false, when: (v) => v.signals?.progress === 4 },
   { id: 'generic.title-needs-you', state: 'blocked', priority: 95, busy: false, when: (v) => TITLE_NEEDS_YOU.test(v.title) },
   {
@@ -115,14 +135,14 @@ export class GenericReader {
   /** The screen's `signalSeq` when the user last typed. */
   ackSeq = 0;
   private titleSpins = false;
-  read(snap: { signals?: TerminalSignals; title: string }): Match | undefined {
-    const m = readSignals({ signals: snap.signals, title: snap.title, ackSeq: this.ackSeq, titleSpins: this.titleSpins });
+  read(snap: { signals?: TerminalSignals; title: string; lines: readonly string[] }): Match | undefined {
+    const m = this.peek(snap);
     if (m && TITLE_BUSY.has(m.rule)) this.titleSpins = true;
     return m;
   }
   /** The same reading without learning from it (`herd explain`). */
-  peek(snap: { signals?: TerminalSignals; title: string }): Match | undefined {
-    return readSignals({ signals: snap.signals, title: snap.title, ackSeq: this.ackSeq, titleSpins: this.titleSpins });
+  peek(snap: { signals?: TerminalSignals; title: string; lines: readonly string[] }): Match | undefined {
+    return readSignals({ signals: snap.signals, title: snap.title, ackSeq: this.ackSeq, titleSpins: this.titleSpins, bottom: bottomText(snap.lines) });
   }
 }
 
