@@ -52,6 +52,14 @@ export const NOT_AGENTS: ReadonlySet<string> = new Set([
   'mc', 'ranger', 'lf', 'nnn', 'fzf', 'sudo', 'su',
 ]);
 
+/**
+ * Whether a pane's foreground is read by the generic reader: something runs (`hasProcesses`), identification found no
+ * agent and no shell (`source: 'none'`), and its leader's name is no pager or editor.
+ */
+export function isGenericProgram(source: string, agent: string | undefined, comm: string | undefined, hasProcesses: boolean): boolean {
+  return !agent && source === 'none' && hasProcesses && !!comm && !NOT_AGENTS.has(comm);
+}
+
 /** What the reader sees: the snapshot's counters and title, and the counter when the user last typed. */
 export interface SignalView {
   signals: TerminalSignals | undefined;

@@ -4,7 +4,7 @@ import type { State } from '../core/types.js';
 import { createDetector, type Detector, type Reading } from '../detect/detector.js';
 import { hookOverrideAt } from '../detect/hook-confirm.js';
 import { explain, type DetectSnapshot, type Match } from '../detect/engine.js';
-import { GenericReader, NOT_AGENTS } from '../detect/generic-signals.js';
+import { GenericReader, isGenericProgram } from '../detect/generic-signals.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
 import type { DetectState } from '../detect/rules-schema.js';
@@ -214,7 +214,7 @@ export class DetectionLoop {
       if (name) this.host.dispatch({ type: 'pane.foreground', pane: id, name });
     }
     // Something runs that is no known agent, no shell and no pager: what it tells the terminal is read (issue 29).
-    this.setAgent(p, agent, !agent && p.ident.source === 'none' && procs.processes.length > 0 && !!comm && !NOT_AGENTS.has(comm));
+    this.setAgent(p, agent, isGenericProgram(p.ident.source, agent, comm, procs.processes.length > 0));
   }
 
   private setAgent(p: PaneDetect, agent: string | undefined, generic = false): void {
