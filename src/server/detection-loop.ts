@@ -291,6 +291,7 @@ export class DetectionLoop {
     const snap = rt.screen.snapshot();
     const signal = p.reader?.peek(snap);
     const matches = signal ? [signal, ...explain(p.detector.rules, snap)] : explain(p.detector.rules, snap);
-    return { agent: p.generic ? GENERIC_AGENT : p.agent, identification: p.ident, reading: p.detector.current(), matches, snapshot: { lines: snap.lines, title: snap.title } };
+    const identification = p.generic && p.ident ? { ...p.ident, why: `${p.ident.why}; read by the generic reader (OSC 9;4, bells, notifications, title, dialogs)` } : p.ident;
+    return { agent: p.generic ? GENERIC_AGENT : p.agent, identification, reading: p.detector.current(), matches, snapshot: { lines: snap.lines, title: snap.title } };
   }
 }

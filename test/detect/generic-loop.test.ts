@@ -40,6 +40,7 @@ test('an unknown program: OSC 9;4 reads working, a bell needs you until a key, a
     assert.equal(h.info().state, 'blocked');
     assert.equal(h.info().heuristic?.rule, 'generic.bell');
     assert.equal(h.loop.explain(PANE)?.matches[0]?.rule, 'generic.bell', 'herd explain shows the signal');
+    assert.match(h.loop.explain(PANE)?.identification?.why ?? '', /generic reader/);
     h.loop.noteInput(PANE, 'y');
     await h.write('y\r\n', 3000); // the echo, then quiet: the fallback settles
     assert.notEqual(h.info().state, 'blocked');
