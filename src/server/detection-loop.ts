@@ -248,7 +248,9 @@ export class DetectionLoop {
     const pane = this.host.state().panes[id];
     if (!pane) return;
     // A generic-reader pane is named "generic" (visible in pane info and herd list); a shell's pane stays unnamed.
-    const agent = p.generic ? GENERIC_AGENT : reading && reading.agent !== GENERIC_AGENT ? reading.agent : p.agent;
+    // ...and loses that name once the program is gone (a shell is back): a shell pane is never left named an agent.
+    const unnamed = !p.generic && !p.agent && pane.agent.agent === GENERIC_AGENT && !pane.agent.hook;
+    const agent = p.generic ? GENERIC_AGENT : unnamed ? null : reading && reading.agent !== GENERIC_AGENT ? reading.agent : p.agent;
     if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
     const hook = pane.agent.hook;
     const cur = p.detector.current();

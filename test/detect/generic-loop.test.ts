@@ -10,7 +10,8 @@ import { FakeClock } from './stream-support.js';
 
 const PANE = 'w1:p1';
 
-function harness(agent: string | undefined) {
+function harness(initial: string | undefined) {
+  let agent = initial;
   const clock = new FakeClock();
   const screen = new Screen({ cols: 80, rows: 24, scrollback: 100 });
   let state: State = emptyState('t', { cols: 80, rows: 24 });
@@ -26,7 +27,7 @@ function harness(agent: string | undefined) {
     clock.advance(clock.now() + Math.max(ms, 20));
   };
   const info = () => state.panes[PANE]!.agent;
-  return { clock, screen, loop, write, info, dispatch, dispose: () => { loop.dispose(); screen.dispose(); } };
+  return { clock, screen, loop, write, info, dispatch, setAgent: (a: string | undefined) => { agent = a; }, dispose: () => { loop.dispose(); screen.dispose(); } };
 }
 
 test('an unknown program: OSC 9;4 reads working, a bell needs you until a key, all marked generic', async () => {
@@ -73,5 +74,17 @@ test('a hook report outranks the generic reader', async () => {
     await h.write('\x07 waiting', 500);
     assert.equal(h.info().state, 'working');
     assert.equal(h.info().heuristic?.rule, 'generic.bell', 'read, but held under the report');
+  } finally { h.dispose(); }
+});
+
+test('the program exits to its shell: the pane is no longer named generic', async () => {
+  const h = harness('generic');
+  try {
+    await h.write('\x1b]0;⠙ busy\x07working', 200);
+    assert.equal(h.info().agent, 'generic');
+    h.setAgent(undefined); // the foreground is the shell again
+    await h.write('\x1b]0;\x07\r\n$ ', 3000);
+    assert.equal(h.info().agent, undefined);
+    assert.notEqual(h.info().state, 'working');
   } finally { h.dispose(); }
 });
