@@ -116,7 +116,8 @@ export type InternalAction =
   | {
       type: 'agent.detected';
       pane: string;
-      agent?: string;
+      /** null: no agent runs here any more (a program the generic reader named has exited to its shell). */
+      agent?: string | null;
       state: z.infer<typeof agentStateSchema>;
       rule?: string;
       /** The screen plainly contradicts a hook report nothing ended (an interrupt, a rejection): take over. */

@@ -38,18 +38,20 @@ export function applyReport(info: AgentInfo, report: AgentReport, focused: boole
 /** A screen-heuristics reading; ignored while a hook report holds the pane (until reset or exit). */
 export function applyDetection(
   info: AgentInfo,
-  reading: { agent?: string; state: AgentState; rule?: string; at: number },
+  reading: { agent?: string | null; state: AgentState; rule?: string; at: number },
   focused: boolean,
   opts: { overrideHook?: boolean } = {},
 ): AgentChange {
-  const base: AgentInfo = { ...info, heuristic: reading };
+  // agent null: the program that named the pane is gone (a generic-read program exited to its shell): no name now.
+  const { agent: named, ...rest } = reading;
+  const base: AgentInfo = { ...info, heuristic: named ? { ...rest, agent: named } : rest, ...(named === null && !info.hook ? { agent: undefined } : {}) };
   if (info.hook && !opts.overrideHook) return { info: base, changed: false, old: info.state, ignored: 'hook report outranks heuristics' };
   // A finished turn (working -> idle) the user has not seen is "done", as with hooks.
   let state = reading.state;
   if (state === 'idle' && (info.state === 'working' || info.state === 'done') && !focused) state = 'done';
   if (state === 'idle' && info.state === 'done') state = focused ? 'idle' : 'done';
   const after = opts.overrideHook ? { ...base, hook: undefined } : base;
-  return setState(after, seen(state, focused), 'heuristic', reading.at, reading.agent ?? info.agent, undefined);
+  return setState(after, seen(state, focused), 'heuristic', reading.at, named ?? after.agent, undefined);
 }
 
 /** Forget hook reports (the reset key, `herd reset`, `pane.reset_agent`): back to heuristics. */

@@ -14,6 +14,7 @@
 //   nextTickAt() says when a tick could change anything (undefined for a settled pane: no timer at all).
 import { evaluate, inputText, type CompiledRuleSet, type DetectSnapshot, type Match } from './engine.js';
 import type { DetectState } from './rules-schema.js';
+import { preferMatch } from './generic-signals.js';
 import { DEFAULT_HOOK_GRACE_MS, hookOverridden, type HookReport } from './hook-confirm.js';
 import { SUBMIT_WINDOW_MS, submission, type Submission } from './submit.js';
 
@@ -96,6 +97,8 @@ export interface DetectorOptions extends Partial<Omit<DetectorTunables, 'holdMs'
   holdMs?: Partial<Record<DetectState, number>>;
   /** The pane's agent name for readings (default: the rule set's, which is "generic" for unknown agents). */
   agent?: string;
+  /** The generic reader (generic-signals.ts): a match from what the program told the terminal, weighed against the rules'. */
+  signals?: (snap: DetectSnapshot) => Match | undefined;
 }
 
 interface Candidate {
@@ -148,7 +151,7 @@ export { DEFAULT_HOOK_GRACE_MS, BLOCKED_GRACE_MS, FRESH_CONFIRM_MS } from './hoo
 export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions = {}): Detector {
   const tun: DetectorTunables = {
     ...DEFAULT_TUNABLES,
-    ...Object.fromEntries(Object.entries(opts).filter(([k, v]) => k !== 'agent' && k !== 'holdMs' && v !== undefined)),
+    ...Object.fromEntries(Object.entries(opts).filter(([k, v]) => k !== 'agent' && k !== 'holdMs' && k !== 'signals' && v !== undefined)),
     holdMs: { ...DEFAULT_TUNABLES.holdMs, ...opts.holdMs },
   };
   let set = initial;
@@ -253,7 +256,7 @@ export function createDetector(initial: CompiledRuleSet, opts: DetectorOptions =
         lastActivity = now;
       }
       seen = true;
-      lastMatch = evaluate(set, snap);
+      lastMatch = opts.signals ? preferMatch(evaluate(set, snap), opts.signals(snap)) : evaluate(set, snap);
       const r = step(now);
       // the box drawn a frame after the rest began: what it holds then is still the agent's, not typed
       if (restInput === undefined && (r.state === 'idle' || r.state === 'done') && !info.input) restInput = inputText(set, snap);

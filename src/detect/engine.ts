@@ -1,4 +1,5 @@
 // Pure rule engine: compiles a rule set's regexes once, then maps a screen snapshot to the state of the best rule.
+import type { TerminalSignals } from './generic-signals.js';
 import { compileLinear, type Pattern } from '../platform/linear-regex.js';
 import { DEFAULT_BOTTOM_LINES, type DetectState, type Fallback, type Region, type Rule, type Submit } from './rules-schema.js';
 
@@ -12,6 +13,8 @@ export interface DetectSnapshot {
   cursor: { x: number; y: number };
   cols: number;
   rows: number;
+  /** Terminal events counted by the screen (OSC 9;4, bells, notifications): read by the generic reader only. */
+  signals?: TerminalSignals;
 }
 
 export interface CompiledRule {

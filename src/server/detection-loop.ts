@@ -3,7 +3,8 @@ import type { AnyAction } from '../core/actions.js';
 import type { State } from '../core/types.js';
 import { createDetector, type Detector, type Reading } from '../detect/detector.js';
 import { hookOverrideAt } from '../detect/hook-confirm.js';
-import { explain, type Match } from '../detect/engine.js';
+import { explain, type DetectSnapshot, type Match } from '../detect/engine.js';
+import { GenericReader, isGenericProgram } from '../detect/generic-signals.js';
 import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
 import type { DetectState } from '../detect/rules-schema.js';
@@ -56,6 +57,10 @@ interface PaneDetect {
   pending?: unknown;
   lastInputAt: number;
   lastRunAt: number;
+  /** An unknown program (no shell, no pager) runs here: the generic reader (generic-signals.ts) reads it. */
+  generic: boolean;
+  /** The generic reader's own memory (last input, a spinning title), when `generic`. */
+  reader?: GenericReader;
 }
 
 /** When this pane's screen reading ends a hook report (hook-confirm.ts), with what the pane knows: its last key, its agent's rules. */
@@ -107,7 +112,7 @@ export class DetectionLoop {
   private entry(id: string): PaneDetect {
     let p = this.panes.get(id);
     if (!p) {
-      p = { detector: createDetector(ruleSetFor(this.rules, undefined)), agent: undefined, lastInputAt: 0, lastRunAt: Number.NEGATIVE_INFINITY };
+      p = { detector: createDetector(ruleSetFor(this.rules, undefined)), agent: undefined, lastInputAt: 0, lastRunAt: Number.NEGATIVE_INFINITY, generic: false };
       this.panes.set(id, p);
     }
     return p;
@@ -122,6 +127,7 @@ export class DetectionLoop {
     if (!p) return;
     const now = this.clock.now();
     p.lastInputAt = now;
+    if (p.reader) p.reader.ackSeq = this.host.runtime(id)?.screen.signalSeq ?? p.reader.ackSeq;
     // Only an Enter can start a turn: any other key must not pay for a screen snapshot before it reaches the pty.
     const rt = data === undefined || !isSubmitKey(data) ? undefined : this.host.runtime(id);
     if (!rt || rt.exited) return;
@@ -181,7 +187,10 @@ export class DetectionLoop {
 
   /** Which agent runs in the pane: process tree first (re-read only when the foreground group changes). */
   private identifyPane(id: string, p: PaneDetect, rt: DetectionRuntime): void {
-    if (this.host.agentOf) return this.setAgent(p, this.host.agentOf(id));
+    if (this.host.agentOf) {
+      const fixed = this.host.agentOf(id);
+      return this.setAgent(p, fixed === GENERIC_AGENT ? undefined : fixed, fixed === GENERIC_AGENT);
+    }
     const pid = rt.pty?.pid;
     if (!pid) return;
     const pgid = foregroundPgid(pid);
@@ -204,14 +213,18 @@ export class DetectionLoop {
       const name = agent ?? comm;
       if (name) this.host.dispatch({ type: 'pane.foreground', pane: id, name });
     }
-    this.setAgent(p, agent);
+    // Something runs that is no known agent, no shell and no pager: what it tells the terminal is read (issue 29).
+    this.setAgent(p, agent, isGenericProgram(p.ident.source, agent, comm, procs.processes.length > 0));
   }
 
-  private setAgent(p: PaneDetect, agent: string | undefined): void {
-    if (agent === p.agent && p.ident) return;
+  private setAgent(p: PaneDetect, agent: string | undefined, generic = false): void {
+    if (agent === p.agent && generic === p.generic && p.ident) return;
     p.ident ??= { agent, source: agent ? 'report' : 'none', why: 'fixed by the host' };
     p.agent = agent;
-    p.detector = createDetector(ruleSetFor(this.rules, agent), agent ? { agent } : {});
+    p.generic = generic;
+    const reader = (p.reader = generic ? new GenericReader() : undefined);
+    const signals = reader && ((snap: DetectSnapshot) => reader.read(snap));
+    p.detector = createDetector(ruleSetFor(this.rules, agent), agent ? { agent } : signals ? { agent: GENERIC_AGENT, signals } : {});
   }
 
   private run(id: string): void {
@@ -234,7 +247,10 @@ export class DetectionLoop {
     const now = this.clock.now();
     const pane = this.host.state().panes[id];
     if (!pane) return;
-    const agent = reading && reading.agent !== GENERIC_AGENT ? reading.agent : p.agent;
+    // A generic-reader pane is named "generic" (visible in pane info and herd list); a shell's pane stays unnamed.
+    // ...and loses that name once the program is gone (a shell is back): a shell pane is never left named an agent.
+    const unnamed = !p.generic && !p.agent && pane.agent.agent === GENERIC_AGENT && !pane.agent.hook;
+    const agent = p.generic ? GENERIC_AGENT : unnamed ? null : reading && reading.agent !== GENERIC_AGENT ? reading.agent : p.agent;
     if (reading?.changed) this.host.dispatch({ type: 'agent.detected', pane: id, agent, state: reading.state, rule: reading.rule });
     const hook = pane.agent.hook;
     const cur = p.detector.current();
@@ -275,6 +291,9 @@ export class DetectionLoop {
     const p = this.entry(id);
     if (!rt.exited) this.identifyPane(id, p, rt);
     const snap = rt.screen.snapshot();
-    return { agent: p.agent, identification: p.ident, reading: p.detector.current(), matches: explain(p.detector.rules, snap), snapshot: { lines: snap.lines, title: snap.title } };
+    const signal = p.reader?.peek(snap);
+    const matches = signal ? [signal, ...explain(p.detector.rules, snap)] : explain(p.detector.rules, snap);
+    const identification = p.generic && p.ident ? { ...p.ident, why: `${p.ident.why}; read by the generic reader (OSC 9;4, bells, notifications, title, dialogs)` } : p.ident;
+    return { agent: p.generic ? GENERIC_AGENT : p.agent, identification, reading: p.detector.current(), matches, snapshot: { lines: snap.lines, title: snap.title } };
   }
 }

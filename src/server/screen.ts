@@ -11,6 +11,7 @@ import { Scrollback, type HistoryView } from '../history/index.js';
 import { lineCount, readLines, readRange, type ReadLinesOptions } from './screen-read.js';
 import { DirtyRows } from './dirty-rows.js';
 import { plainRow, stripControls } from './sgr.js';
+import { noteProgress, type TerminalSignals } from '../detect/generic-signals.js';
 
 export type { ReadLinesOptions } from './screen-read.js';
 
@@ -47,6 +48,8 @@ export interface ScreenSnapshot {
   title: string;
   cursor: { x: number; y: number };
   alternateScreen: boolean;
+  /** What the program told the terminal besides drawing (OSC 9;4, bells, notifications): src/detect/generic-signals.ts. */
+  signals: TerminalSignals;
 }
 
 export interface ScreenNotification { title?: string; body: string }
@@ -126,6 +129,8 @@ export class Screen {
   private readonly dirty: DirtyRows;
   private rowsCache: string[] = [];
   private snapshotCache: ScreenSnapshot | undefined;
+  // Counters mutated in place by the OSC and bell handlers (a flood costs no allocation); copied once per snapshot.
+  private readonly sig: TerminalSignals = { seq: 0, progress: 0, progressSeq: 0, bellSeq: 0, notifySeq: 0, titleSeq: 0 };
 
   constructor(opts: ScreenOptions) {
     checkSize(opts.cols, opts.rows);
@@ -159,6 +164,8 @@ export class Screen {
   get title(): string { return this._title; }
   /** The directory the program last reported with OSC 7, if any. */
   get cwd(): string | undefined { return this._cwd; }
+  /** How many terminal signals (OSC 9;4, bells, notifications, titles) the program has sent: generic-signals.ts. */
+  get signalSeq(): number { return this.sig.seq; }
   /** Bytes (UTF-16 units for strings) handed to write() whose callback has not fired yet. */
   get pendingBytes(): number { return this.pending; }
 
@@ -298,6 +305,7 @@ export class Screen {
       title: this._title,
       cursor: Object.freeze({ x, y }),
       alternateScreen: b.type === 'alternate',
+      signals: Object.freeze({ ...this.sig }),
     });
     return this.snapshotCache;
   }
@@ -342,9 +350,10 @@ export class Screen {
       }),
       t.buffer.onBufferChange(() => this.dirty.markAll()),
       t.onData((data) => { if (data) this.replies.emit(data); }),
-      t.onBell(() => this.bells.emit()),
+      t.onBell(() => { this.sig.bellSeq = ++this.sig.seq; this.snapshotCache = undefined; this.bells.emit(); }),
       t.onTitleChange((raw) => {
         this._title = clean(raw, MAX_TITLE);
+        this.sig.titleSeq = ++this.sig.seq;
         this.snapshotCache = undefined;
         this.titles.emit(this._title);
       }),
@@ -397,7 +406,11 @@ export class Screen {
 
   private osc9(data: string): boolean {
     // ConEmu/Windows Terminal reuse OSC 9 with a numeric sub-command (9;4 is progress): not a message.
-    if (/^\d+(;|$)/.test(data)) return false;
+    if (/^\d+(;|$)/.test(data)) {
+      if (noteProgress(this.sig, data)) this.snapshotCache = undefined;
+      return false;
+    }
+    this.noteNotify();
     this.notifications.emit({ body: clean(data, MAX_NOTIFY) });
     return true;
   }
@@ -406,8 +419,14 @@ export class Screen {
     const [kind, title, ...body] = data.split(';');
     if (kind !== 'notify') return false;
     const t = clean(title ?? '', MAX_TITLE);
+    this.noteNotify();
     this.notifications.emit({ ...(t ? { title: t } : {}), body: clean(body.join(';'), MAX_NOTIFY) });
     return true;
+  }
+
+  private noteNotify(): void {
+    this.sig.notifySeq = ++this.sig.seq;
+    this.snapshotCache = undefined;
   }
 
   private osc7(data: string): boolean {

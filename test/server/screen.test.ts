@@ -13,6 +13,7 @@ test('plain text shows up in viewportRows, snapshot and cursor', async () => {
   const snap = s.snapshot();
   assert.deepEqual(snap, {
     cols: 20, rows: 5, lines: ['hello', '  world', '', '', ''], title: '', cursor: { x: 7, y: 1 }, alternateScreen: false,
+    signals: { seq: 0, progress: 0, progressSeq: 0, bellSeq: 0, notifySeq: 0, titleSeq: 0 },
   });
   assert.equal(s.snapshot(), snap, 'unchanged screen: cached snapshot');
   assert.deepEqual(s.cursor(), { x: 7, y: 1, visible: true, shape: 'block', blink: false, isDefault: true });
