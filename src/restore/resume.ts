@@ -1,7 +1,7 @@
 // The per-agent resume table: how each agent is resumed by session id (or its latest conversation), keeping its original flags.
 import { agentOfProcess } from '../detect/identify.js';
 import { hasControls } from '../core/text.js';
-import { sessionIdSchema } from './schema.js';
+import { LIMITS, sessionIdSchema } from './schema.js';
 
 export interface ResumeRow {
   agent: string;
@@ -111,13 +111,19 @@ export function agentArgStart(argv: readonly string[], agent: string): number | 
   return undefined;
 }
 
+/**
+ * Never typed: control characters (a newline would end the typed line early), or a value as long as capture's clip
+ * (LIMITS.arg): it may have been cut, and a cut value is another value.
+ */
+const unprintable = (a: string): boolean => hasControls(a) || a.length >= LIMITS.arg;
+
 /** The flags of the original command line that the resume row keeps, and the ones it dropped. */
 export function keptFlags(row: ResumeRow, args: readonly string[]): { kept: string[]; dropped: string[] } {
   const kept: string[] = [];
   const dropped: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (hasControls(a) || a.length > 4096) {
+    if (unprintable(a)) {
       dropped.push('(unprintable argument)');
       continue;
     }
@@ -129,8 +135,15 @@ export function keptFlags(row: ResumeRow, args: readonly string[]): { kept: stri
     const name = eq > 0 ? a.slice(0, eq) : a;
     if (row.valueFlags.includes(name)) {
       if (eq > 0) kept.push(a);
-      else if (i + 1 < args.length && !hasControls(args[i + 1])) kept.push(a, args[++i]);
-      else dropped.push(a);
+      else if (i + 1 < args.length && !unprintable(args[i + 1])) kept.push(a, args[++i]);
+      else {
+        // Its value goes too: left behind it would be read as a positional (a prompt) — it is dropped either way.
+        dropped.push(a);
+        if (i + 1 < args.length) {
+          dropped.push('(unprintable argument)');
+          i++;
+        }
+      }
     } else if (row.boolFlags.includes(name) && eq < 0) {
       kept.push(a);
     } else if (row.dropValueFlags.includes(name)) {
