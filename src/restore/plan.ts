@@ -100,7 +100,7 @@ function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: s
     if (r?.how === 'none') {
       // Nothing typed: the agent's "latest conversation here" could be another pane's or an older one (issue 30 item 13).
       const byHand = r.byHand ? `; to pick one yourself: ${show([shellQuote(r.byHand)])}` : '';
-      return { history, note: `${head} — ${p.agent.name} was running; not resumed: castellan did not learn its conversation id (its hooks were not installed, or no prompt was sent) and does not guess between its conversations here${byHand}` };
+      return { history, note: `${head} — ${p.agent.name} was running; not resumed: no hook told castellan its conversation id (hooks not installed or not armed, or no prompt sent yet) and castellan does not guess between its conversations here${byHand}` };
     }
     if (r) {
       const dropped = r.dropped.length ? `; not replayed: ${show(r.dropped)}` : '';

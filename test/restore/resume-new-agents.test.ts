@@ -81,7 +81,7 @@ for (const c of CASES) {
     const p = plan(snap(c.agent, c.fg));
     assert.equal(p.typed, undefined);
     assert.equal(p.agent, undefined);
-    assert.match(p.note, new RegExp(`${c.agent} was running; not resumed: castellan did not learn its conversation id .* does not guess`));
+    assert.match(p.note, new RegExp(`${c.agent} was running; not resumed: no hook told castellan its conversation id .* castellan does not guess`));
     assert.ok(p.note.endsWith(`to pick one yourself: ${shellQuote(c.byHand)}`), p.note);
     // An id that is not a plain id counts as none: never typed, never a guess.
     for (const bad of ['--evil', 'a b', 'x;rm -rf ~', 'id\u001b[2J', 'x'.repeat(129)]) assert.equal(resumeCommand(c.agent, c.fg, bad)!.how, 'none', bad);
