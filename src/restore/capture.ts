@@ -55,7 +55,33 @@ async function claudeSessionFromFiles(home: string, cwd: string, since: number):
   return best?.id;
 }
 
-const SESSION_FILES: Record<string, (home: string, cwd: string, since: number) => Promise<string | undefined>> = { claude: claudeSessionFromFiles };
+/**
+ * Qwen Code keeps a conversation per file in ~/.qwen/projects/<cwd with non-alphanumerics as "-">/chats/<id>.jsonl. Only
+ * when exactly one was written since the pane began is it this pane's: two (another pane or program in the same
+ * directory, a /clear) are candidates castellan does not choose between (issue 30 item 13), so none is named.
+ */
+async function qwenSessionFromFiles(home: string, cwd: string, since: number): Promise<string | undefined> {
+  const dir = join(home, '.qwen', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), 'chats');
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).slice(0, 2000);
+  } catch {
+    return undefined;
+  }
+  const fresh: string[] = [];
+  for (const n of names) {
+    const id = n.slice(0, -6);
+    if (!sessionIdSchema.safeParse(id).success) continue;
+    try {
+      if ((await stat(join(dir, n))).mtimeMs >= since - 1000) fresh.push(id);
+    } catch {
+      /* gone */
+    }
+  }
+  return fresh.length === 1 ? fresh[0] : undefined;
+}
+
+const SESSION_FILES: Record<string, (home: string, cwd: string, since: number) => Promise<string | undefined>> = { claude: claudeSessionFromFiles, qwen: qwenSessionFromFiles };
 
 /** How long a resumed agent may take to appear in its pane before its id is forgotten (the typed line failed). */
 const RESUME_SEEN_MS = 120_000;

@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn, type ChildProcess } from 'node:child_process';
-import { chmodSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdirSync, mkdtempSync, rmSync, utimesSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { waitFor } from '../support/wait-for.js';
@@ -66,6 +66,45 @@ test('the resumed id survives the shell-in-front moment, is used while the agent
     assert.match(p.note, /opencode was running; not resumed/);
   } finally {
     for (const k of kids) kill(k);
+    rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+test('qwen without a hook: its one chat file written since the pane began names the id; two are candidates, so none', { timeout: 60_000 }, async () => {
+  const dir = mkdtempSync(join(tmpdir(), 'cas-qwenfiles-'));
+  let root: ChildProcess | undefined;
+  try {
+    const fake = join(dir, 'qwen');
+    writeFileSync(fake, '#!/bin/sh\nwhile :; do sleep 1; done\n');
+    chmodSync(fake, 0o755);
+    const work = join(dir, 'my.work');
+    mkdirSync(work);
+    const chats = join(dir, '.qwen', 'projects', work.replace(/[^A-Za-z0-9]/g, '-'), 'chats');
+    mkdirSync(chats, { recursive: true });
+    const old = join(chats, 'old-conversation.jsonl');
+    writeFileSync(old, '{}\n');
+    utimesSync(old, new Date(Date.now() - 3_600_000), new Date(Date.now() - 3_600_000));
+    const windows = [{ id: 'w1', layout: { kind: 'leaf' as const, pane: 'w1:p1' }, active: 'w1:p1', panes: [{ id: 'w1:p1', command: ['/bin/sh'], cwd: work }] }];
+    const st = reduce(emptyState('t', { cols: 80, rows: 24 }), { type: 'server.restore', cols: 80, rows: 24, windows }, { now: Date.now(), defaultCommand: ['/bin/sh'], defaultCwd: work }).state;
+    root = spawn(fake, ['-m', 'mock-model'], { stdio: 'ignore', cwd: work, detached: true });
+    await waitFor(() => readPaneProcesses(root!.pid!).processes.some((p) => p.argv.join(' ').includes('qwen -m mock-model')), { timeoutMs: 10_000, message: 'fake qwen in /proc' });
+    const live = { exited: false, lastOutputAt: 1, size: { cols: 80, rows: 24 }, screen: new Screen({ cols: 80, rows: 24, scrollback: 10 }), pty: { pid: root.pid!, cwd: () => work, foregroundPid: () => undefined } };
+    const capture = new Capture({ session: 't', cwd: work, home: dir, state: () => st, historyLines: () => 0, pane: () => live });
+    const agentOf = async () => (await capture.take()).windows[0].panes[0].agent;
+
+    assert.deepEqual(await agentOf(), { name: 'qwen' }, 'only a conversation from before the pane: not its own');
+    writeFileSync(join(chats, 'f8c59044-e0cc-411a-9e4b-fe1c979c9c28.jsonl'), '{}\n');
+    writeFileSync(join(chats, 'f8c59044-e0cc-411a-9e4b-fe1c979c9c28.runtime.json'), '{}\n');
+    assert.deepEqual(await agentOf(), { name: 'qwen', sessionId: 'f8c59044-e0cc-411a-9e4b-fe1c979c9c28', sessionFrom: 'files' });
+    writeFileSync(join(chats, 'another-pane-0001.jsonl'), '{}\n');
+    assert.deepEqual(await agentOf(), { name: 'qwen' }, 'two candidates: none is chosen');
+    // A file name that is no plain id is never a session id, whatever else is there.
+    rmSync(join(chats, 'another-pane-0001.jsonl'));
+    rmSync(join(chats, 'f8c59044-e0cc-411a-9e4b-fe1c979c9c28.jsonl'));
+    writeFileSync(join(chats, '$(touch x);.jsonl'), '{}\n');
+    assert.deepEqual(await agentOf(), { name: 'qwen' });
+  } finally {
+    if (root) kill(root);
     rmSync(dir, { recursive: true, force: true });
   }
 });
