@@ -18,7 +18,7 @@ let yamlParse: typeof ParseDocument | undefined;
 const parseDocument: typeof ParseDocument = (...a) => (yamlParse ??= (createRequire(import.meta.url)('yaml') as typeof import('yaml')).parseDocument)(...a);
 
 /** Agents castellan knows how to talk to (how the first message is delivered, which bridge answers). */
-export const AGENT_KINDS = ['claude', 'codex', 'gemini', 'pi', 'other'] as const;
+export const AGENT_KINDS = [...DEFAULT_AGENTS, 'other'] as const;
 export type AgentKind = (typeof AGENT_KINDS)[number];
 
 export { AGENT_HOOK_TYPES, compilePattern, type AgentHookEntry, type AgentHooks, type AgentHookType } from './agent-hooks-schema.js';
@@ -73,7 +73,8 @@ export interface ListedAgent extends AgentDefinition {
 export function guessKind(command: string): AgentKind {
   for (const w of command.split(/\s+/)) {
     const b = basename(w.replace(/^['"]|['"]$/g, ''));
-    if (b === 'claude' || b === 'codex' || b === 'gemini' || b === 'pi') return b;
+    const kind = DEFAULT_AGENTS.find((a) => a === b);
+    if (kind) return kind;
   }
   return 'other';
 }

@@ -13,7 +13,8 @@ export const HOOK_EVENT_ALIASES: Readonly<Record<string, HookEvent>> = {
 };
 
 /** Agents an agent definition without a `command` may run (`[agents] default`, else the first on PATH). */
-export const DEFAULT_AGENTS = ['claude', 'codex', 'gemini', 'pi'] as const;
+// Appended, not sorted: "the first on PATH" keeps preferring the first four.
+export const DEFAULT_AGENTS = ['claude', 'codex', 'gemini', 'pi', 'opencode', 'kilo', 'copilot', 'qwen'] as const;
 
 export const PERMISSIONS = ['allow', 'deny', 'prompt'] as const;
 export type Permission = (typeof PERMISSIONS)[number];

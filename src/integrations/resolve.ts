@@ -119,7 +119,8 @@ export function planReport(table: HarnessTable, event: string, payload: unknown)
   if (getField(payload, REPORTED_FIELD) === true) return { skip: 'reported over the socket already' };
   const r = resolveEvent(table, event, payload);
   if (isSkip(r)) return r;
-  const sessionId = sessionIdOf(payload, r.row.mainThreadField);
+  // The agent's own id field (Copilot `sessionId`, opencode/Kilo `sessionID`): restore resumes the pane by it.
+  const sessionId = sessionIdOf(payload, r.row.mainThreadField ?? table.tools.session);
   return {
     report: { agent: table.agent, state: r.state, source: r.lock ? 'hook' : 'api', integration: true, ...(r.message ? { message: r.message } : {}), ...(sessionId ? { session_id: sessionId } : {}) },
     ...(r.unless?.length ? { unless: r.unless } : {}),

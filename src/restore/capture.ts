@@ -55,7 +55,36 @@ async function claudeSessionFromFiles(home: string, cwd: string, since: number):
   return best?.id;
 }
 
-const SESSION_FILES: Record<string, (home: string, cwd: string, since: number) => Promise<string | undefined>> = { claude: claudeSessionFromFiles };
+/**
+ * Qwen Code keeps a conversation per file in ~/.qwen/projects/<cwd with non-alphanumerics as "-">/chats/<id>.jsonl. Only
+ * when exactly one was written since the pane began is it this pane's: two (another pane or program in the same
+ * directory, a /clear) are candidates castellan does not choose between (issue 30 item 13), so none is named.
+ */
+async function qwenSessionFromFiles(home: string, cwd: string, since: number): Promise<string | undefined> {
+  const dir = join(home, '.qwen', 'projects', cwd.replace(/[^A-Za-z0-9]/g, '-'), 'chats');
+  let names: string[];
+  try {
+    names = (await readdir(dir)).filter((n) => n.endsWith('.jsonl')).slice(0, 2000);
+  } catch {
+    return undefined;
+  }
+  const fresh: string[] = [];
+  for (const n of names) {
+    const id = n.slice(0, -6);
+    if (!sessionIdSchema.safeParse(id).success) continue;
+    try {
+      if ((await stat(join(dir, n))).mtimeMs >= since - 1000) fresh.push(id);
+    } catch {
+      /* gone */
+    }
+  }
+  return fresh.length === 1 ? fresh[0] : undefined;
+}
+
+const SESSION_FILES: Record<string, (home: string, cwd: string, since: number) => Promise<string | undefined>> = { claude: claudeSessionFromFiles, qwen: qwenSessionFromFiles };
+
+/** How long a resumed agent may take to appear in its pane before its id is forgotten (the typed line failed). */
+const RESUME_SEEN_MS = 120_000;
 
 interface HistoryCache {
   key: string;
@@ -66,11 +95,21 @@ interface HistoryCache {
 export class Capture {
   /** The last agent session id seen per pane: a hook report is kept after the badge moves on (reset, heuristics). */
   private readonly ids = new Map<string, { agent: string; id: string }>();
+  private readonly resumed = new Map<string, { agent: string; id: string; at: number; seen: boolean }>();
   private readonly history = new Map<string, HistoryCache>();
   /** Each pane's kept history pieces (for the runtime they were read from). */
   private readonly pieces = new Map<string, { rt: LivePane; packer: PaneHistory }>();
 
   constructor(private readonly h: CaptureHost) {}
+
+  /**
+   * The id a restored pane's agent was resumed into: its conversation until a hook reports another. Kept apart from
+   * hook ids because the agent is not running yet (a snapshot now sees the shell in front): it is dropped once the
+   * agent was seen and is gone again, or if the agent never shows up within RESUME_SEEN_MS (the typed line failed).
+   */
+  noteResumed(pane: string, agent: string, id: string, now = Date.now()): void {
+    if (sessionIdSchema.safeParse(id).success) this.resumed.set(pane, { agent, id, at: now, seen: false });
+  }
 
   /** Remembers ids from hook reports now in state; cheap, called on every agent event. */
   noteState(st: State): void {
@@ -79,6 +118,7 @@ export class Capture {
       if (r?.sessionId && r.agent && sessionIdSchema.safeParse(r.sessionId).success) this.ids.set(p.id, { agent: r.agent, id: r.sessionId });
     }
     for (const id of this.ids.keys()) if (!st.panes[id]) this.ids.delete(id);
+    for (const id of this.resumed.keys()) if (!st.panes[id]) this.resumed.delete(id);
     for (const id of this.history.keys()) if (!st.panes[id]) this.history.delete(id);
     for (const id of this.pieces.keys()) if (!st.panes[id]) this.pieces.delete(id);
   }
@@ -102,7 +142,9 @@ export class Capture {
       base.kind = 'agent';
       base.foreground = clip(proc?.argv ?? []);
       base.inShell = ident.pid !== root && rootIsShell;
-      const known = this.ids.get(p.id);
+      const r = this.resumed.get(p.id);
+      if (r?.agent === ident.agent) r.seen = true;
+      const known = this.ids.get(p.id) ?? (r?.agent === ident.agent ? r : undefined);
       let sessionId = known?.agent === ident.agent ? known.id : undefined;
       let from: 'hook' | 'files' | undefined = sessionId ? 'hook' : undefined;
       if (!sessionId && SESSION_FILES[ident.agent]) {
@@ -114,6 +156,8 @@ export class Capture {
     }
     // The agent is gone (a shell is in front again): its id must not resume it.
     this.ids.delete(p.id);
+    const r = this.resumed.get(p.id);
+    if (r && (r.seen || Date.now() - r.at > RESUME_SEEN_MS)) this.resumed.delete(p.id);
     const fg = procs.foregroundPid !== undefined && procs.foregroundPid !== root ? procs.processes.find((x) => x.pid === procs.foregroundPid) : undefined;
     if (fg) {
       base.kind = 'program';

@@ -101,7 +101,13 @@ export class SessionSnapshots {
     }
     const st = this.h.state();
     this.writer.quietFor(RESTORE_QUIET_MS);
-    this.restoring = applyRestore({ ...this.h, pane: (id) => this.h.pane(id), paneCwd: (id) => st.panes[id]?.cwd ?? this.h.cwd }, plan);
+    // A pane resumed by id keeps that id for the next snapshot: an agent whose hooks do not fire again before the next
+    // crash (or has none installed now) must not lose its conversation, since without an id the new agents resume none.
+    const emit: typeof this.h.emit = (e) => {
+      if (e.type === 'agent_resumed' && typeof e.pane === 'string' && typeof e.agent === 'string' && typeof e.session_id === 'string') this.capture.noteResumed(e.pane, e.agent, e.session_id);
+      this.h.emit(e);
+    };
+    this.restoring = applyRestore({ ...this.h, emit, pane: (id) => this.h.pane(id), paneCwd: (id) => st.panes[id]?.cwd ?? this.h.cwd }, plan);
     this.h.log(`restored ${plan.action.windows.length} window(s), ${plan.panes.size} pane(s) from the snapshot of ${new Date(plan.savedAt).toISOString()}`);
     return true;
   }

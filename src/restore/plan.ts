@@ -97,10 +97,15 @@ function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: s
   const fg = p.foreground ?? [];
   if (p.kind === 'agent' && p.agent) {
     const r = resumeCommand(p.agent.name, fg, p.agent.sessionId);
+    if (r?.how === 'none') {
+      // Nothing typed: the agent's "latest conversation here" could be another pane's or an older one (issue 30 item 13).
+      const byHand = r.byHand ? `; to pick one yourself: ${show([shellQuote(r.byHand)])}` : '';
+      return { history, note: `${head} — ${p.agent.name} was running; not resumed: no hook told castellan its conversation id (hooks not installed or not armed, or no prompt sent yet) and castellan does not guess between its conversations here${byHand}` };
+    }
     if (r) {
       const dropped = r.dropped.length ? `; not replayed: ${show(r.dropped)}` : '';
       const how = r.how === 'id' ? `conversation ${p.agent.sessionId}` : 'its latest conversation here (no session id was known)';
-      return { history, note: `${head} — resuming ${p.agent.name}, ${how}${dropped}`, typed: shellQuote(r.argv), agent: { name: p.agent.name, how: r.how, sessionId: r.how === 'id' ? p.agent.sessionId : undefined, argv: r.argv } };
+      return { history, note: `${head} — resuming ${p.agent.name}, ${how}${dropped}`, typed: shellQuote(r.argv), agent: { name: p.agent.name, how: r.how === 'id' ? 'id' : 'latest', sessionId: r.how === 'id' ? p.agent.sessionId : undefined, argv: r.argv } };
     }
     return { history, note: `${head} — ${p.agent.name} was running (${show(fg)}); castellan does not know how to resume it` };
   }

@@ -1,7 +1,7 @@
 // The per-agent resume table: how each agent is resumed by session id (or its latest conversation), keeping its original flags.
 import { agentOfProcess } from '../detect/identify.js';
 import { hasControls } from '../core/text.js';
-import { sessionIdSchema } from './schema.js';
+import { LIMITS, sessionIdSchema } from './schema.js';
 
 export interface ResumeRow {
   agent: string;
@@ -15,6 +15,12 @@ export interface ResumeRow {
   resume(flags: string[], id: string): string[];
   /** The argv that resumes the latest conversation in the cwd, when no id is known. */
   latest(flags: string[]): string[];
+  /**
+   * Without the pane's own id: `latest` types `latest()`; `none` resumes nothing and says so (issue 30 item 13): the
+   * agent's "most recent conversation here" may be another pane's or an older one, and castellan never guesses between
+   * candidates. `latest()` is then only shown as what to type by hand.
+   */
+  withoutId?: 'latest' | 'none';
 }
 
 /** Add a row to teach castellan to resume another agent. Flags not listed are dropped (say so in the pane). */
@@ -51,6 +57,48 @@ export const RESUME_TABLE: readonly ResumeRow[] = [
     resume: (f, id) => ['pi', ...f, '--session', id],
     latest: (f) => ['pi', ...f, '--continue'],
   },
+  // The four below: flags from each CLI's --help in agent-lab (opencode 1.18.33, Kilo 7.7.7, Copilot CLI 1.0.102,
+  // Qwen Code 0.24.4); their ids come from their hook payloads (integrations/*.ts `tools.session`).
+  {
+    agent: 'opencode',
+    valueFlags: ['--model', '-m', '--agent', '--log-level', '--replay-limit'],
+    boolFlags: ['--auto', '--mini', '--no-replay', '--pure', '--print-logs'],
+    // --port/--hostname: a pinned server port may be taken now; -c/--continue/--fork: the resume decides.
+    dropValueFlags: ['--session', '-s', '--continue', '-c', '--fork', '--prompt', '--port', '--hostname', '--mdns-domain', '--cors'],
+    resume: (f, id) => ['opencode', ...f, '--session', id],
+    latest: (f) => ['opencode', ...f, '--continue'],
+    withoutId: 'none',
+  },
+  {
+    agent: 'kilo',
+    valueFlags: ['--model', '-m', '--agent', '--log-level', '--replay-limit'],
+    boolFlags: ['--auto', '--mini', '--no-replay', '--pure', '--print-logs'],
+    // --worktree: the pane's cwd already is that worktree (a second one would nest).
+    dropValueFlags: ['--session', '-s', '--continue', '-c', '--fork', '--cloud-fork', '--worktree', '--prompt', '--port', '--hostname', '--mdns-domain', '--cors'],
+    resume: (f, id) => ['kilo', ...f, '--session', id],
+    latest: (f) => ['kilo', ...f, '--continue'],
+    withoutId: 'none',
+  },
+  {
+    agent: 'copilot',
+    valueFlags: ['--model', '--reasoning-effort', '--context', '--auto-tier', '--agent', '--add-dir', '--plugin-dir', '--log-level', '--log-dir', '--stream', '--mode', '--max-autopilot-continues', '--allow-tool', '--deny-tool', '--available-tools', '--excluded-tools', '--allow-url', '--deny-url', '--disable-mcp-server', '--enable-mcp-server', '--additional-mcp-config', '--secret-env-vars'],
+    boolFlags: ['--allow-all-tools', '--allow-all-paths', '--allow-all-urls', '--allow-all', '--yolo', '--autopilot', '--plan', '--experimental', '--no-experimental', '--banner', '--screen-reader', '--plain-diff', '--disallow-temp-dir', '--disable-builtin-mcps', '--no-custom-instructions', '--no-auto-update', '--no-ask-user', '--no-color', '--no-mouse', '--enable-all-github-mcp-tools', '--disable-client-telemetry'],
+    // --session-id ID also *creates* a session when ID is unknown; --resume ID never starts a blank one silently.
+    dropValueFlags: ['--resume', '-r', '--continue', '--session-id', '--connect', '--name', '-n', '--prompt', '-p', '--interactive', '-i', '--output-format', '--share', '--attachment', '--usage-output-file', '-C'],
+    resume: (f, id) => ['copilot', ...f, '--resume', id],
+    latest: (f) => ['copilot', ...f, '--continue'],
+    withoutId: 'none',
+  },
+  {
+    agent: 'qwen',
+    valueFlags: ['--model', '-m', '--approval-mode', '--fallback-model', '--system-prompt', '--append-system-prompt', '--output-style', '--sandbox-image', '--allowed-mcp-server-names', '--mcp-config', '--allowed-tools', '--extensions', '-e', '--include-directories', '--add-dir', '--core-tools', '--exclude-tools', '--auth-type', '--openai-base-url', '--disabled-slash-commands', '--max-subagent-depth'],
+    boolFlags: ['--yolo', '-y', '--sandbox', '-s', '--debug', '-d', '--bare', '--safe-mode', '--insecure', '--screen-reader', '--experimental-lsp'],
+    // --openai-api-key: a secret is never typed into a shell (it would land in its history).
+    dropValueFlags: ['--resume', '-r', '--continue', '-c', '--session-id', '--fork-session', '--prompt', '-p', '--prompt-interactive', '-i', '--output-format', '-o', '--input-format', '--worktree', '--json-fd', '--json-file', '--json-schema', '--input-file', '--max-session-turns', '--max-wall-time', '--max-tool-calls', '--acp', '--channel', '--openai-api-key'],
+    resume: (f, id) => ['qwen', ...f, '--resume', id],
+    latest: (f) => ['qwen', ...f, '--continue'],
+    withoutId: 'none',
+  },
 ];
 
 export const resumeRow = (agent: string | undefined): ResumeRow | undefined => RESUME_TABLE.find((r) => r.agent === agent);
@@ -63,13 +111,19 @@ export function agentArgStart(argv: readonly string[], agent: string): number | 
   return undefined;
 }
 
+/**
+ * Never typed: control characters (a newline would end the typed line early), or a value as long as capture's clip
+ * (LIMITS.arg): it may have been cut, and a cut value is another value.
+ */
+const unprintable = (a: string): boolean => hasControls(a) || a.length >= LIMITS.arg;
+
 /** The flags of the original command line that the resume row keeps, and the ones it dropped. */
 export function keptFlags(row: ResumeRow, args: readonly string[]): { kept: string[]; dropped: string[] } {
   const kept: string[] = [];
   const dropped: string[] = [];
   for (let i = 0; i < args.length; i++) {
     const a = args[i];
-    if (hasControls(a) || a.length > 4096) {
+    if (unprintable(a)) {
       dropped.push('(unprintable argument)');
       continue;
     }
@@ -81,8 +135,15 @@ export function keptFlags(row: ResumeRow, args: readonly string[]): { kept: stri
     const name = eq > 0 ? a.slice(0, eq) : a;
     if (row.valueFlags.includes(name)) {
       if (eq > 0) kept.push(a);
-      else if (i + 1 < args.length && !hasControls(args[i + 1])) kept.push(a, args[++i]);
-      else dropped.push(a);
+      else if (i + 1 < args.length && !unprintable(args[i + 1])) kept.push(a, args[++i]);
+      else {
+        // Its value goes too: left behind it would be read as a positional (a prompt) — it is dropped either way.
+        dropped.push(a);
+        if (i + 1 < args.length) {
+          dropped.push('(unprintable argument)');
+          i++;
+        }
+      }
     } else if (row.boolFlags.includes(name) && eq < 0) {
       kept.push(a);
     } else if (row.dropValueFlags.includes(name)) {
@@ -97,10 +158,13 @@ export function keptFlags(row: ResumeRow, args: readonly string[]): { kept: stri
 }
 
 export interface ResumeCommand {
+  /** What is typed; empty for `none`. */
   argv: string[];
-  /** `id`: the same conversation; `latest`: the agent's most recent one in that directory. */
-  how: 'id' | 'latest';
+  /** `id`: the same conversation; `latest`: the agent's most recent one in that directory; `none`: not resumed (no id, no guessing). */
+  how: 'id' | 'latest' | 'none';
   dropped: string[];
+  /** For `none`: what the user could type by hand (the agent's own "continue" form with the kept flags). */
+  byHand?: string[];
 }
 
 /** How to bring back an agent: its resume argv (program by bare name, found on PATH), or undefined when castellan does not know how. */
@@ -110,5 +174,7 @@ export function resumeCommand(agent: string, foreground: readonly string[], sess
   const start = agentArgStart(foreground, agent) ?? foreground.length;
   const { kept, dropped } = keptFlags(row, foreground.slice(start));
   const id = sessionId && sessionIdSchema.safeParse(sessionId).success ? sessionId : undefined;
-  return id ? { argv: row.resume(kept, id), how: 'id', dropped } : { argv: row.latest(kept), how: 'latest', dropped };
+  if (id) return { argv: row.resume(kept, id), how: 'id', dropped };
+  if (row.withoutId === 'none') return { argv: [], how: 'none', dropped, byHand: row.latest(kept) };
+  return { argv: row.latest(kept), how: 'latest', dropped };
 }

@@ -10,9 +10,10 @@ const READY_TIMEOUT_MS = 120_000;
 /** Claude: after it is ready, how long its SessionStart hook has had to fetch the message before castellan types it instead. */
 const BRIDGE_GRACE_MS = 3000;
 /** A TUI that just drew its prompt may not read input yet: a short settle before typing. */
-const SETTLE_MS: Record<AgentKind, number> = { claude: 400, codex: 400, gemini: 400, pi: 400, other: 0 };
+const SETTLE_MS: Record<AgentKind, number> = { claude: 400, codex: 400, gemini: 400, pi: 400, opencode: 400, kilo: 400, copilot: 400, qwen: 400, other: 0 };
 /** Gemini takes text + Enter in one burst as a paste (newline, no submit): Enter comes separately. */
-const ENTER_DELAY_MS: Record<AgentKind, number> = { claude: 150, codex: 150, gemini: 500, pi: 150, other: 20 };
+// Qwen Code is a Gemini CLI fork: the same paste handling is assumed (not measured in the lab).
+const ENTER_DELAY_MS: Record<AgentKind, number> = { claude: 150, codex: 150, gemini: 500, pi: 150, opencode: 150, kilo: 150, copilot: 150, qwen: 500, other: 20 };
 
 export interface DeliveryCtx {
   scope: AgentScope;
