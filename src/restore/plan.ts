@@ -2,7 +2,7 @@
 import { basename } from 'node:path';
 import type { RestoreAction, RestoredWindow } from '../core/reduce-restore.js';
 import { stripControls } from '../core/text.js';
-import { resumeCommand } from './resume.js';
+import { resumeCommand, usableSessionId } from './resume.js';
 import type { PaneSnapshot, Snapshot } from './schema.js';
 
 export interface PlanContext {
@@ -86,16 +86,51 @@ function when(at: number): string {
   return `${d.getFullYear()}-${p(d.getMonth() + 1)}-${p(d.getDate())} ${p(d.getHours())}:${p(d.getMinutes())}`;
 }
 
-function panePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined): PanePlan {
-  const plan = basePlan(p, ctx, savedAt, cwdNote, history);
+/**
+ * Agent panes whose conversation castellan would have to guess (issue 30 item 13), and why: two or more panes of one
+ * agent in one directory with no id (each one's "latest conversation here" is the same one), or two panes claiming
+ * one id (a file fallback that saw the same newest file). Such panes resume nothing; their note names the command.
+ */
+function ambiguousPanes(s: Snapshot): Map<string, string> {
+  const byDir = new Map<string, Array<{ pane: string; id?: string }>>();
+  const byId = new Map<string, string[]>();
+  for (const w of s.windows) {
+    for (const p of w.panes) {
+      if (p.kind !== 'agent' || !p.agent) continue;
+      const id = usableSessionId(p.agent.sessionId);
+      const dir = `${p.agent.name}\0${p.cwd}`;
+      byDir.set(dir, [...(byDir.get(dir) ?? []), { pane: p.id, ...(id ? { id } : {}) }]);
+      if (id) byId.set(`${p.agent.name}\0${id}`, [...(byId.get(`${p.agent.name}\0${id}`) ?? []), p.id]);
+    }
+  }
+  const out = new Map<string, string>();
+  // Without an id a pane would get "the latest conversation here", which may be any of its neighbours' (with an id or not).
+  for (const [key, panes] of byDir) {
+    if (panes.length < 2) continue;
+    const all = panes.map((x) => x.pane).join(', ');
+    for (const x of panes) if (!x.id) out.set(x.pane, `${panes.length} ${key.split('\0')[0]} panes ran in this directory (${all}) and this one had no conversation id, so "the latest conversation here" could be another pane's`);
+  }
+  for (const [key, ids] of byId) if (ids.length > 1) for (const id of ids) out.set(id, `${ids.length} panes (${ids.join(', ')}) were recorded with one conversation id, ${key.split('\0')[1]}, and castellan cannot tell whose it is`);
+  return out;
+}
+
+function panePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined, ambiguous?: string): PanePlan {
+  const plan = basePlan(p, ctx, savedAt, cwdNote, history, ambiguous);
   if (p.definition && p.kind !== 'shell' && p.kind !== 'exited') plan.definition = stripControls(p.definition, '');
   return plan;
 }
 
-function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined): PanePlan {
+function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: string, history: string[] | undefined, ambiguous?: string): PanePlan {
   const head = `restored by castellan, snapshot of ${when(savedAt)}${cwdNote}`;
   const fg = p.foreground ?? [];
   if (p.kind === 'agent' && p.agent) {
+    if (ambiguous) {
+      const r = resumeCommand(p.agent.name, fg, undefined, { guess: false });
+      const id = usableSessionId(p.agent.sessionId);
+      const byId = id ? resumeCommand(p.agent.name, fg, id) : undefined;
+      const forms = [byId?.argv.length ? byId.argv : undefined, r?.byHand].filter((x): x is string[] => !!x?.length).map((a) => show([shellQuote(a)]));
+      return { history, note: `${head} — ${p.agent.name} was running; not resumed: ${ambiguous}${forms.length ? `; to pick yourself: ${forms.join(' or ')}` : ''}` };
+    }
     const r = resumeCommand(p.agent.name, fg, p.agent.sessionId);
     if (r?.how === 'none') {
       // Nothing typed: the agent's "latest conversation here" could be another pane's or an older one (issue 30 item 13).
@@ -121,6 +156,7 @@ function basePlan(p: PaneSnapshot, ctx: PlanContext, savedAt: number, cwdNote: s
 /** Pure: the snapshot as a session. Every pane starts as the user's shell; agents and allowed programs are typed into it. */
 export function planRestore(s: Snapshot, ctx: PlanContext, histories: ReadonlyMap<string, string[]> = new Map()): RestorePlan {
   const panes = new Map<string, PanePlan>();
+  const ambiguous = ambiguousPanes(s);
   const windows: RestoredWindow[] = s.windows.map((w) => ({
     id: w.id,
     name: w.name ? stripControls(w.name, ' ') : undefined,
@@ -130,7 +166,7 @@ export function planRestore(s: Snapshot, ctx: PlanContext, histories: ReadonlyMa
     panes: w.panes.map((p) => {
       const gone = !ctx.isDir(p.cwd);
       const cwd = gone ? (ctx.isDir(s.cwd) ? s.cwd : ctx.fallbackCwd) : p.cwd;
-      panes.set(p.id, panePlan(p, ctx, s.savedAt, gone ? ` (its directory ${stripControls(p.cwd, '?').slice(0, 120)} is gone; opened in ${cwd})` : '', histories.get(p.id)));
+      panes.set(p.id, panePlan(p, ctx, s.savedAt, gone ? ` (its directory ${stripControls(p.cwd, '?').slice(0, 120)} is gone; opened in ${cwd})` : '', histories.get(p.id), ambiguous.get(p.id)));
       return { id: p.id, name: p.name ? stripControls(p.name, ' ') : undefined, command: ctx.shell, cwd, parent: p.parent, episode: p.episode };
     }),
   }));

@@ -168,13 +168,17 @@ export interface ResumeCommand {
 }
 
 /** How to bring back an agent: its resume argv (program by bare name, found on PATH), or undefined when castellan does not know how. */
-export function resumeCommand(agent: string, foreground: readonly string[], sessionId: string | undefined): ResumeCommand | undefined {
+/** The id a snapshot recorded for a pane, when it is one castellan would type. */
+export const usableSessionId = (id: string | undefined): string | undefined => (id && sessionIdSchema.safeParse(id).success ? id : undefined);
+
+export function resumeCommand(agent: string, foreground: readonly string[], sessionId: string | undefined, o: { guess?: boolean } = {}): ResumeCommand | undefined {
   const row = resumeRow(agent);
   if (!row) return undefined;
   const start = agentArgStart(foreground, agent) ?? foreground.length;
   const { kept, dropped } = keptFlags(row, foreground.slice(start));
   const id = sessionId && sessionIdSchema.safeParse(sessionId).success ? sessionId : undefined;
   if (id) return { argv: row.resume(kept, id), how: 'id', dropped };
-  if (row.withoutId === 'none') return { argv: [], how: 'none', dropped, byHand: row.latest(kept) };
+  // `guess: false`: the restore plan saw more than one candidate for this pane's conversation (plan.ts).
+  if (row.withoutId === 'none' || o.guess === false) return { argv: [], how: 'none', dropped, byHand: row.latest(kept) };
   return { argv: row.latest(kept), how: 'latest', dropped };
 }
