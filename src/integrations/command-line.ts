@@ -72,9 +72,7 @@ export function doorEvent(agent: AgentName, event: string): boolean {
  */
 export function installedHookCommand(argv: readonly string[], agent: AgentName, event: string): string {
   if (!doorEvent(agent, event)) return hookCommand(argv, agent, event, { background: true });
-  // A gate whose answer is on stderr (Qwen's PreToolUse: exit 2 + reason) keeps the plain bridge line: door.sh's
-  // `command exec 3<>"$o" 2>/dev/null` leaves its own stderr on /dev/null, so the reason would never reach the agent.
-  if (argv.length !== 2 || HARNESS_TABLES[agent].tools.pre.some((g) => g.event === event && g.answer.stderr)) return hookCommand(argv, agent, event);
+  if (argv.length !== 2) return hookCommand(argv, agent, event);
   return doorCommand(argv, agent, event);
 }
 

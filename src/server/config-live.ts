@@ -49,18 +49,23 @@ export function watchConfigFiles(files: string[], onChange: () => void, debounce
       return undefined;
     }
   };
+  /** The directory itself when it exists, else its nearest existing ancestor. */
+  const nearest = (dir: string) => {
+    let near = dir;
+    while (!existsSync(near) && dirname(near) !== near) near = dirname(near);
+    return near;
+  };
   /** Calls `then` once `dir` exists, watching its nearest existing ancestor until it does. */
   const waitForDir = (dir: string, then: () => void): void => {
     if (closed) return;
-    let near = dir;
-    while (!existsSync(near) && dirname(near) !== near) near = dirname(near);
+    const near = nearest(dir);
     if (near === dir) return then();
     const key = `${dir}\0wait`;
     watchers.get(key)?.close();
     try {
       const w = watch(near, { persistent: false }, () => {
-        // Something changed in the ancestor: one level nearer (or the directory itself) may exist now.
-        if (existsSync(near) && !existsSync(dir) && near === nearest(dir)) return;
+        // Something changed in the ancestor: one level nearer (or the directory itself) may exist now, or it went away.
+        if (nearest(dir) === near) return;
         w.close();
         watchers.delete(key);
         waitForDir(dir, then);
@@ -70,11 +75,6 @@ export function watchConfigFiles(files: string[], onChange: () => void, debounce
     } catch {
       /* not watchable: `castellan config reload` by hand */
     }
-  };
-  const nearest = (dir: string) => {
-    let near = dir;
-    while (!existsSync(near) && dirname(near) !== near) near = dirname(near);
-    return near;
   };
   const arm = (dir: string, names: Set<string>): void => {
     if (closed) return;

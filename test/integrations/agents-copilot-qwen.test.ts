@@ -94,15 +94,15 @@ describe('Copilot CLI and Qwen Code: governance through their hooks', { concurre
     }
   });
 
-  test('Qwen PreToolUse (a call no dialog asked about): a deny is exit 2 with castellan\'s reason on stderr; its installed line skips the door', async () => {
-    assert.doesNotMatch(installedHookCommand([process.execPath, BIN], 'qwen', 'PreToolUse'), /door\.sh/);
+  test('Qwen PreToolUse (a call no dialog asked about): a deny is exit 2 with castellan\'s reason on stderr, through the door too', async () => {
+    assert.match(installedHookCommand([process.execPath, BIN], 'qwen', 'PreToolUse'), /door\.sh/);
     assert.match(installedHookCommand([process.execPath, BIN], 'qwen', 'PermissionRequest'), /door\.sh/);
     for (const [via, run] of [['bridge', bridge], ['installed line', installed]] as const) {
       const marker = `touch qwen-pre-${via}`;
       const r = await run('qwen', 'PreToolUse', qwenCall('PreToolUse', env.home, 'run_shell_command', { command: marker }));
       assert.equal(r.code, 2, `${via}: exit 2`);
       assert.equal(r.stdout, '');
-      // The installed line for this gate is the plain bridge line (door.sh drops stderr), so the reason arrives.
+      // The installed line goes through door.sh, which passes the answer's stderr on: the reason arrives.
       assert.match(r.stderr, /^castellan: .*shell/, via);
       assert.equal(audited(marker).length, 1);
     }
