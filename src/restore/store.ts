@@ -20,7 +20,7 @@ const myUid = (): number | undefined => (typeof process.getuid === 'function' ? 
 
 /** Moves a refused snapshot out of the way so the next start is clean, keeping it for the user to look at. */
 export function keepAside(file: string, now = new Date()): string | undefined {
-  const to = `${file}.bad-${stamp(now)}`;
+  const to = asideFile(file, 'bad', now);
   try {
     renameSync(file, to);
     return to;
@@ -178,13 +178,14 @@ export function dropSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>): boolea
 export type AsideReason = 'killed' | 'replaced';
 export const ASIDE_KEEP_MS = 24 * 3600 * 1000;
 const ASIDE = /^([A-Za-z0-9_.-]{1,64})\.json\.(bad|killed|replaced)-(\d{4}-\d\d-\d\dT\d\d-\d\d-\d\d-\d{3}Z)$/;
-const stamp = (now: Date) => now.toISOString().replace(/[:.]/g, '-');
+/** `<session>.json.<why>-<UTC time with - for : and .>`: what ASIDE reads back. */
+const asideFile = (file: string, why: AsideReason | 'bad', now: Date) => `${file}.${why}-${now.toISOString().replace(/[:.]/g, '-')}`;
 const stampTime = (s: string) => Date.parse(s.replace(/T(\d\d)-(\d\d)-(\d\d)-(\d{3})Z$/, 'T$1:$2:$3.$4Z'));
 
 /** Moves the session's snapshot aside (nothing is deleted); the file it is kept as, or undefined when there was none. */
 export function setAsideSnapshot(paths: Pick<Paths, 'stateDir' | 'session'>, why: AsideReason, now = new Date()): string | undefined {
   const file = snapshotFile(paths);
-  const to = `${file}.${why}-${stamp(now)}`;
+  const to = asideFile(file, why, now);
   try {
     if (!lstatSync(file).isFile()) return undefined;
     renameSync(file, to);
