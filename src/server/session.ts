@@ -7,6 +7,7 @@ import type { CastellanEvent, StampedEvent } from '../core/events.js';
 import { emptyState, reduce, type ReduceResult } from '../core/reducer.js';
 import { paneSizes, syncedPanes } from '../core/select.js';
 import type { EpisodeLimits, State } from '../core/types.js';
+import { keyToBytes } from '../input/key-names.js';
 import { defaultShell, paneEnv } from '../platform/env.js';
 import type { Paths } from '../platform/paths.js';
 import { AgentManager } from './agents.js';
@@ -96,13 +97,7 @@ export class ServerSession implements SessionApi {
     this.mouse = new MouseRouter({
       state: () => this.st,
       runtime: (id) => this.runtimes.get(id),
-      dispatch: (action, client) => {
-        try {
-          this.dispatch(action, { client });
-        } catch (err) {
-          this.o.log(`mouse ${action.type}: ${(err as Error).message}`);
-        }
-      },
+      dispatch: (action, client) => this.safeDispatch(action, client),
       copied: (client, pane, text) => this.copied(client, pane, text),
     });
     const listen = (fn: (e: StampedEvent) => void) => {
@@ -254,9 +249,9 @@ export class ServerSession implements SessionApi {
   }
 
   /** Runs an internal action; a refusal is logged, never thrown into an event callback. */
-  safeDispatch(action: AnyAction): void {
+  safeDispatch(action: AnyAction, client?: string): void {
     try {
-      this.dispatch(action);
+      this.dispatch(action, client ? { client } : undefined);
     } catch (err) {
       if (!(err instanceof ApiError && err.code === 'shutting_down')) this.o.log(`${action.type}: ${(err as Error).message}`);
     }
@@ -424,6 +419,8 @@ export class ServerSession implements SessionApi {
       if (!rt.exited) rt.input({ kind: 'paste', text: this.buffers[0] });
       return;
     }
+    // A key typed after copy mode ended, before this client's next frame said so, is the pane's (as in tmux).
+    if (op.op === 'key' && !link.copy.get(w.active)) return this.clientInput(clientId, { kind: 'data', data: keyToBytes(op.key) ?? '' });
     const text = link.copy.apply(w.active, rt.screen, op);
     if (text) this.copied(clientId, w.active, text);
     link.schedule(true);

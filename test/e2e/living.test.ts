@@ -22,12 +22,13 @@ test('copy mode: search finds a line in scrollback; copying emits OSC 52 and fil
   await h.waitForText(/^│150 /m, { message: 'search scrolled to 150' });
   assert.doesNotMatch((await h.screenText()).join('\n'), /^│300 /m, 'the view moved back into history');
   h.write('V');
-  h.write('y');
+  // y copies and ends copy mode; what is typed at once after it (the client still believes it is in copy mode until
+  // the next frame) reaches the shell, as in tmux
+  h.write('yecho got ');
   const b64 = Buffer.from('150').toString('base64');
   await waitFor(() => h.output.includes(`\x1b]52;c;${b64}\x07`), { message: 'OSC 52 with the copied line', observe: () => JSON.stringify(h.output.slice(-300)) });
   await h.waitForText(/copied 3 characters/);
   // copy mode ended: new output shows at the bottom again, and prefix ] pastes the buffer
-  h.write('echo got ');
   h.prefix(']');
   h.write('\r');
   await h.waitForText(/^│got 150 /m, { message: 'pasted buffer' });
