@@ -5,7 +5,7 @@ import { paneIdSchema, agentStateSchema } from '../../core/actions.js';
 import { isSkip, planReport } from '../../integrations/resolve.js';
 import { HARNESS_TABLES } from '../../integrations/tables.js';
 import { resolvePaths } from '../../platform/paths.js';
-import { descendsFrom } from '../../platform/proc.js';
+import { descendsFrom } from '../../platform/proc/index.js';
 import type { Connection, MethodContext } from '../context.js';
 import { defineMethod } from '../define-method.js';
 import { valueDeeperThan } from '../json-guard.js';
@@ -51,7 +51,7 @@ const params = z
       .default({}),
     /** Microseconds since the epoch at which the agent fired the event: the server drops a report older than the last. */
     seq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    /** The agent's process: it must run in the pane (checked in /proc where there is one). */
+    /** The agent's process: it must run in the pane (checked in the process table, src/platform/proc). */
     pid: z.number().int().positive().max(2 ** 31),
     /** The agent's working directory (a tool call is governed from there unless its payload names a cwd). */
     cwd: z.string().min(1).max(4096).refine((p) => isAbsolute(p) && !p.includes('\0'), 'must be an absolute path without NUL').optional(),
@@ -80,7 +80,7 @@ const result = z.object({
 });
 type Result = z.input<typeof result>;
 
-/** (pane, pid) pairs already checked on a connection: the check reads /proc once per pane and process, not per event. */
+/** (pane, pid) pairs already checked on a connection: the check reads the process table once per pane and process, not per event. */
 const verified = new WeakMap<Connection, Set<string>>();
 
 function checkCaller(ctx: MethodContext, p: Params): void {
