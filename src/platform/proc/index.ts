@@ -64,6 +64,8 @@ export interface PlatformReport {
   platform: NodeJS.Platform;
   arch: string;
   backend: ProcBackend['name'];
+  /** The backend in a user's words. */
+  how: string;
   /** Set when the backend was chosen by CASTELLAN_PLATFORM_BACKEND. */
   forced?: string;
   /** What does not work as well here, in a user's words (empty on Linux with /proc). */
@@ -74,5 +76,6 @@ export interface PlatformReport {
 export function platformReport(env: NodeJS.ProcessEnv = process.env): PlatformReport {
   const b = procBackend();
   const forced = env[BACKEND_ENV]?.trim() || undefined;
-  return { platform: process.platform, arch: process.arch, backend: b.name, ...(forced ? { forced } : {}), lacks: b.lacks() };
+  const how = b.name === 'proc' ? 'processes read from /proc' : 'processes read with ps and lsof (portable backend)';
+  return { platform: process.platform, arch: process.arch, backend: b.name, how, ...(forced ? { forced } : {}), lacks: b.lacks() };
 }
