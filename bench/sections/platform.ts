@@ -9,7 +9,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdirSync, realpathSync } from 'node:fs';
 import { join } from 'node:path';
 import { backends, type ProcBackend } from '../../src/platform/proc/index.js';
-import { forgetTable } from '../../src/platform/proc/portable.js';
+import { forgetCwds, forgetTable } from '../../src/platform/proc/portable.js';
 import { track } from '../lib/cleanup.js';
 import type { BenchEnv } from '../lib/env.js';
 import type { Row, SectionResult } from '../lib/report.js';
@@ -29,6 +29,7 @@ function pass(b: ProcBackend, roots: number[]): number {
 }
 
 function cwdRead(b: ProcBackend, root: number): number {
+  forgetCwds();
   const t0 = performance.now();
   b.processCwd(root);
   return performance.now() - t0;

@@ -1,7 +1,7 @@
 // The only node-pty import: spawning pane programs, with tail-safe exit, no leaked fds, and a kill that ends the pane's whole session.
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import pty from '@lydell/node-pty';
-import { foregroundPgid, processAlive, processCwd } from '../platform/proc/index.js';
+import { childAlive, foregroundPgid, processCwd } from '../platform/proc/index.js';
 import { closeOnExec, closeOnExecAll } from './fd-cloexec.js';
 import { endSessions, type Step } from './terminate.js';
 
@@ -214,7 +214,7 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       // node-pty destroys the pty socket 200 ms after the child exits; a paused socket would lose its tail.
       // While paused, watch for the child's death and resume at once so the rest is read in time.
       watch = setInterval(() => {
-        if (!processAlive(p.pid)) self.resume();
+        if (!childAlive(p.pid)) self.resume();
       }, 20);
       watch.unref();
     },

@@ -5,7 +5,7 @@ import { paneIdSchema, agentStateSchema } from '../../core/actions.js';
 import { isSkip, planReport } from '../../integrations/resolve.js';
 import { HARNESS_TABLES } from '../../integrations/tables.js';
 import { resolvePaths } from '../../platform/paths.js';
-import { descendsFrom } from '../../platform/proc/index.js';
+import { descendsFromAsync } from '../../platform/proc/index.js';
 import type { Connection, MethodContext } from '../context.js';
 import { defineMethod } from '../define-method.js';
 import { valueDeeperThan } from '../json-guard.js';
@@ -83,12 +83,12 @@ type Result = z.input<typeof result>;
 /** (pane, pid) pairs already checked on a connection: the check reads the process table once per pane and process, not per event. */
 const verified = new WeakMap<Connection, Set<string>>();
 
-function checkCaller(ctx: MethodContext, p: Params): void {
+async function checkCaller(ctx: MethodContext, p: Params): Promise<void> {
   const key = `${p.pane_id}|${p.pid}`;
   const seen = verified.get(ctx.conn);
   if (seen?.has(key)) return;
   const root = ctx.session.paneInfo(p.pane_id)?.pid;
-  const ok = root === undefined ? false : descendsFrom(p.pid, root);
+  const ok = root === undefined ? false : await descendsFromAsync(p.pid, root);
   if (ok === false) throw new ApiError('not_allowed', `process ${p.pid} does not run in pane ${p.pane_id}`);
   const set = seen ?? new Set<string>();
   if (set.size < 64) set.add(key);
@@ -154,7 +154,7 @@ export default defineMethod({
   result,
   handler: async (ctx, p): Promise<Result> => {
     if (!ctx.session.state().panes[p.pane_id]) throw new ApiError('pane_not_found', `no pane ${p.pane_id}`);
-    checkCaller(ctx, p);
+    await checkCaller(ctx, p);
     const { denyAnswer, toolEventKind } = await governance();
     const kind = toolEventKind(p.agent, p.event);
     // The agent's own SubagentStop hooks join governance in the bridge (govern.ts): that whole answer stays there.

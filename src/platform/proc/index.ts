@@ -44,8 +44,10 @@ export const readStat = (pid: number): ProcStat | undefined => procBackend().rea
 /** The short program name of a process ("vim", "node"): the kernel's comm, at most 15 characters. */
 export const processName = (pid: number): string | undefined => procBackend().readStat(pid)?.comm;
 export const processAlive = (pid: number): boolean => procBackend().processAlive(pid);
+export const childAlive = (pid: number): boolean => procBackend().childAlive(pid);
 export const processCwd = (pid: number): string | undefined => procBackend().processCwd(pid);
 export const descendsFrom = (pid: number, ancestor: number): boolean | undefined => procBackend().descendsFrom(pid, ancestor);
+export const descendsFromAsync = (pid: number, ancestor: number): Promise<boolean | undefined> => procBackend().descendsFromAsync(pid, ancestor);
 export const sessionMembers = (leaders: ReadonlySet<number>, self = process.pid): number[] | undefined => procBackend().sessionMembers(leaders, self);
 export const fdNonBlocking = (fd: number): boolean => procBackend().fdNonBlocking(fd);
 export const reopenStdinNonBlocking = (): number | undefined => procBackend().reopenStdinNonBlocking();

@@ -4,7 +4,7 @@
 // machine, see `npm run bench`), so a table is kept for TABLE_MS: one identification pass over every pane reads it
 // once. A pid the table does not know (a process started since) makes it read again. No session ids: macOS's ps does
 // not report them, so what belongs to a pane is its process group and every descendant of its program.
-import { spawnSync } from 'node:child_process';
+import { execFile, spawnSync } from 'node:child_process';
 import { parseLsofCwd, parsePs, PS_ARGS, type PsRow } from './ps.js';
 import { pidExists } from './pid.js';
 import type { PaneProcesses, ProcBackend, ProcOptions } from './types.js';
@@ -40,6 +40,26 @@ export function processTable(maxAgeMs = TABLE_MS): Map<number, PsRow> {
   const rows = out === undefined ? new Map<number, PsRow>() : parsePs(out);
   table = { at: Date.now(), rows };
   return rows;
+}
+
+let reading: Promise<Map<number, PsRow>> | undefined;
+
+/**
+ * A fresh table without blocking the thread: one `ps` in flight at a time, shared by every caller that asks meanwhile,
+ * so forty hook calls arriving together cost a ps or two, not forty in a row.
+ */
+export function processTableAsync(): Promise<Map<number, PsRow>> {
+  reading ??= new Promise<Map<number, PsRow>>((resolve) => {
+    execFile('ps', PS_ARGS, { encoding: 'utf8', env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
+      if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') psMissing = true;
+      const rows = err ? new Map<number, PsRow>() : parsePs(stdout);
+      if (!err) table = { at: Date.now(), rows };
+      resolve(rows);
+    });
+  }).finally(() => {
+    reading = undefined;
+  });
+  return reading;
 }
 
 /** Forgets the table (tests; a caller that knows the world changed). */
@@ -89,8 +109,10 @@ function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): PaneProcess
 }
 
 function descendsFrom(pid: number, ancestor: number, maxDepth = 64): boolean | undefined {
-  // Asked about a process that just connected: a table older than it cannot know it.
-  const rows = processTable(0);
+  // A process that just connected is usually newer than the table: then it is read again. A table that knows it is
+  // used as it is (TABLE_MS old at most): forty hooks at once cost one ps, not forty in a row on the server's thread.
+  let rows = processTable();
+  if (!rows.has(pid)) rows = processTable(0);
   if (!rows.size) return undefined;
   let cur = pid;
   for (let i = 0; i <= maxDepth && cur > 1; i++) {
@@ -100,6 +122,26 @@ function descendsFrom(pid: number, ancestor: number, maxDepth = 64): boolean | u
     cur = r.ppid;
   }
   return cur === ancestor;
+}
+
+function walk(rows: Map<number, PsRow>, pid: number, ancestor: number, maxDepth = 64): boolean {
+  let cur = pid;
+  for (let i = 0; i <= maxDepth && cur > 1; i++) {
+    if (cur === ancestor) return true;
+    const r = rows.get(cur);
+    if (!r) return false;
+    cur = r.ppid;
+  }
+  return cur === ancestor;
+}
+
+async function descendsFromAsync(pid: number, ancestor: number): Promise<boolean | undefined> {
+  const cached = table && Date.now() - table.at <= TABLE_MS ? table.rows : undefined;
+  if (cached?.has(pid)) return walk(cached, pid, ancestor);
+  // A ps already running may have started before this process: then one more, started after it.
+  let rows = await processTableAsync();
+  if (!rows.has(pid)) rows = await processTableAsync();
+  return rows.size ? walk(rows, pid, ancestor) : undefined;
 }
 
 function sessionMembers(leaders: ReadonlySet<number>, self: number): number[] | undefined {
@@ -123,23 +165,41 @@ function sessionMembers(leaders: ReadonlySet<number>, self: number): number[] | 
   return out;
 }
 
+/** How long a working directory read with lsof answers (ms): `pane list` and every hook call's pane lookup ask for it. */
+const CWD_MS = 500;
+const cwds = new Map<number, { at: number; cwd: string | undefined }>();
+
 function processCwd(pid: number): string | undefined {
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  const now = Date.now();
+  const hit = cwds.get(pid);
+  if (hit && now - hit.at <= CWD_MS) return hit.cwd;
   const out = run('lsof', ['-w', '-a', '-p', String(pid), '-d', 'cwd', '-Fn']);
-  return out === undefined ? undefined : parseLsofCwd(out);
+  const cwd = out === undefined ? undefined : parseLsofCwd(out);
+  if (cwds.size > 1024) cwds.clear();
+  cwds.set(pid, { at: Date.now(), cwd });
+  return cwd;
+}
+
+/** Forgets remembered working directories (tests, the bench). */
+export function forgetCwds(): void {
+  cwds.clear();
 }
 
 export const portableBackend: ProcBackend = {
   name: 'portable',
   readStat: (pid) => row(pid),
-  // A zombie counts as running until it is reaped (node-pty reaps a pane's program at once).
-  processAlive: (pid) => pidExists(pid),
+  // A signal 0 first (no process start when it is gone), then the table for a zombie (an orphan init has not reaped yet).
+  processAlive: (pid) => pidExists(pid) && row(pid)?.state !== 'Z',
+  // node-pty reaps its child the moment it exits, so a signal 0 is the whole answer, at no process start.
+  childAlive: (pid) => pidExists(pid),
   foregroundPgid: (pid) => {
     const r = row(pid);
     return r && r.tpgid > 0 ? r.tpgid : undefined;
   },
   readPaneProcesses,
   descendsFrom: (pid, ancestor) => descendsFrom(pid, ancestor),
+  descendsFromAsync,
   sessionMembers,
   processCwd,
   fdNonBlocking: () => false,
@@ -150,7 +210,7 @@ export const portableBackend: ProcBackend = {
     ...(lsofMissing ? ['`lsof` could not be run: new panes and restores start in the pane\'s first directory, not where its shell has moved'] : []),
     'no session ids: a process that left its pane\'s process group and whose parent has exited is not ended with the pane',
     'argv is read from `ps`, joined with spaces: an argument holding a space reads as two (identification by a path with spaces may miss)',
-    'a working directory costs an `lsof` start (tens of ms), not a read',
+    'a working directory costs an `lsof` start (tens of ms), not a read, and is remembered for half a second',
     'the hook bridge reads its payload through a stream (one event-loop turn, a few ms more per tool call)',
   ],
 };

@@ -37,12 +37,16 @@ export interface ProcBackend {
   readStat(pid: number): ProcStat | undefined;
   /** The process exists and has not exited (a zombie has exited and only awaits reaping). */
   processAlive(pid: number): boolean;
+  /** processAlive for a pane's own program, which node-pty reaps as it exits (asked every 20 ms while a pane is paused). */
+  childAlive(pid: number): boolean;
   /** The foreground process group of the pane's terminal, from its root process. */
   foregroundPgid(rootPid: number): number | undefined;
   /** The pane's root process, its descendants and the foreground group. Empty when the root is gone. */
   readPaneProcesses(rootPid: number, opts?: ProcOptions): PaneProcesses;
   /** Whether `pid` is `ancestor` or runs under it; undefined when the backend cannot say. */
   descendsFrom(pid: number, ancestor: number): boolean | undefined;
+  /** descendsFrom without blocking the thread (the portable backend waits for its ps off the thread, shared). */
+  descendsFromAsync(pid: number, ancestor: number): Promise<boolean | undefined>;
   /**
    * Live (not zombie) processes that belong to the panes led by `leaders` (their sessions where the platform lists
    * sessions; else their process groups and descendants), `self` excluded; undefined when nothing can be listed.
