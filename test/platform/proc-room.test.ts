@@ -99,6 +99,9 @@ test('both backends on a real tree: the same processes, argv, cwd, ancestry and 
     assert.equal(b.readStat(root)?.pid, root, b.name);
     assert.equal(b.descendsFrom(agent.pid, root), true, `${b.name}: the agent runs under the pane`);
     assert.equal(b.descendsFrom(process.pid, root), false, `${b.name}: this test does not`);
+    // Forty callers at once (the hook door's burst): every answer right, from shared reads.
+    const answers = await Promise.all(Array.from({ length: 40 }, (_, i) => b.descendsFromAsync(i % 2 ? agent.pid : process.pid, root)));
+    assert.deepEqual(answers, Array.from({ length: 40 }, (_, i) => i % 2 === 1), `${b.name}: async ancestry`);
     assert.equal(b.processCwd(root), dir, `${b.name}: cwd`);
     assert.equal(b.processAlive(root), true);
     const members = b.sessionMembers(new Set([root]), process.pid) ?? [];
