@@ -29,6 +29,7 @@ import { flood } from './sections/flood.js';
 import { footprint } from './sections/footprint.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
+import { machines } from './sections/machines.js';
 import { micro } from './sections/micro.js';
 import { restore } from './sections/restore.js';
 import { throughput } from './sections/throughput.js';
@@ -47,6 +48,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['api', api],
   ['restore', restore],
   ['footprint', footprint],
+  ['machines', machines],
 ];
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'], lean: ['footprint'] };
 
