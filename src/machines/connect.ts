@@ -7,7 +7,7 @@ import { RpcError } from '../platform/rpc-error.js';
 import { MachineError } from './errors.js';
 import { type Hello, incompatibility, MAX_HELLO_BYTES, parseHello } from './hello.js';
 import type { MachineProfile } from './profile.js';
-import { cleanRemote } from './sanitize.js';
+import { cleanRemote, cleanRemoteDeep } from './sanitize.js';
 import { sshArgv, type SshArgvOptions } from './ssh-argv.js';
 
 export interface ConnectOptions extends SshArgvOptions {
@@ -152,10 +152,16 @@ function wrap(p: MachineProfile, child: ChildProcessWithoutNullStreams, hello: H
     if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
   });
   const request = client.request.bind(client);
+  // Everything another host sends is cleaned where it enters: results and pushed frames carry colours, never commands.
   client.request = (<T>(method: string, params?: unknown, opts?: { timeoutMs?: number; id?: string } | number) =>
-    request<T>(method, params, opts).catch((e: unknown) => {
-      throw relabel(p, e, stderr);
-    })) as typeof client.request;
+    request<T>(method, params, opts).then(
+      (r) => cleanRemoteDeep(r),
+      (e: unknown) => {
+        throw relabel(p, e, stderr);
+      },
+    )) as typeof client.request;
+  const onMessage = client.onMessage.bind(client);
+  client.onMessage = (cb) => onMessage((m) => cb(cleanRemoteDeep(m)));
   if (probeMs > 0) {
     // A link can look alive while the server behind it is stopped: a ping that gets no answer ends the connection.
     probe = setInterval(() => {

@@ -6,6 +6,6 @@ export { BRIDGE_PROTOCOL, SPOKEN_PROTOCOLS, BRIDGE_CAPABILITIES, parseHello, inc
 export { connectMachine, type MachineClient, type ConnectOptions } from './connect.js';
 export { runBridge } from './bridge.js';
 export { MachineError, type MachineErrorCode } from './errors.js';
-export { cleanRemote, cleanRemoteLines, cleanRemoteAnsi, terminalJson } from './sanitize.js';
+export { cleanRemote, cleanRemoteLines, cleanRemoteAnsi, cleanRemoteDeep, terminalJson } from './sanitize.js';
 export { connectWhere, findMachine, openMachine, isRemote, type WhereContext } from './where.js';
 export { acrossMachines, type MachineResult } from './across.js';

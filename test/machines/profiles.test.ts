@@ -138,3 +138,10 @@ test('src/machines is a room with one door: it imports nothing of src/api, and t
     else assert.deepEqual(imports.filter((i) => i.includes('machines/') && !i.endsWith('machines/index.js')), [], f);
   }
 });
+
+test('a remote message is cleaned everywhere in it before the client sees it: frame rows keep colours, lose commands', async () => {
+  const { cleanRemoteDeep } = await import('../../src/machines/index.js');
+  const frame = { panes: { 'w1:p1': { cols: 80, rows: 2, lines: [[0, '\u001b[32mok\u001b[0m\u001b]52;c;ZXZpbA==\u0007\u001b[6n']] } }, view: { title: 't\u001b]0;x\u0007', n: 3, ok: true, none: null } };
+  assert.deepEqual(cleanRemoteDeep(frame), { panes: { 'w1:p1': { cols: 80, rows: 2, lines: [[0, '\u001b[32mok\u001b[0m]52;c;ZXZpbA==[6n']] } }, view: { title: 't]0;x', n: 3, ok: true, none: null } });
+  assert.deepEqual(cleanRemoteDeep({ ['k\u001b[2J']: 1 }), { 'k[2J': 1 }, 'keys too');
+});
