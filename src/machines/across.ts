@@ -4,17 +4,20 @@ import { MachineError } from './errors.js';
 import { LOCAL_NAME } from './profile.js';
 import { cleanRemote } from './sanitize.js';
 import { readProfiles } from './store.js';
-import { openMachine, type WhereContext } from './where.js';
+import { machineTimeouts, openMachine, type WhereContext } from './where.js';
 
 export type MachineResult<T> = { machine: string; ok: true; value: T } | { machine: string; ok: false; code: string; error: string };
 
-/** Runs `ask` against this machine and every enabled profile in parallel; each gets `deadlineMs` from start to answer. */
+/**
+ * Runs `ask` against this machine and every enabled profile in parallel; each gets `deadlineMs` from start to answer
+ * (default: the connect deadline plus 5 s for the request itself, so a slow link fails on its own clear message).
+ */
 export async function acrossMachines<T>(
   ctx: WhereContext,
   ask: (client: Awaited<ReturnType<WhereContext['connect']>>) => Promise<T>,
   o: { deadlineMs?: number; includeLocal?: boolean } = {},
 ): Promise<Array<MachineResult<T>>> {
-  const deadlineMs = o.deadlineMs ?? 10_000;
+  const deadlineMs = o.deadlineMs ?? machineTimeouts(ctx.env).connectMs + 5000;
   const machines = readProfiles(ctx.paths.machinesFile).filter((m) => !m.disabled);
   const one = async (name: string, open: () => Promise<Awaited<ReturnType<WhereContext['connect']>>>): Promise<MachineResult<T>> => {
     let timer: NodeJS.Timeout | undefined;
@@ -44,6 +47,6 @@ export async function acrossMachines<T>(
   };
   const jobs: Array<Promise<MachineResult<T>>> = [];
   if (o.includeLocal !== false) jobs.push(one(LOCAL_NAME, () => ctx.connect()));
-  for (const m of machines) jobs.push(one(m.name, async () => (await openMachine(ctx, m, { deadlineMs })).client));
+  for (const m of machines) jobs.push(one(m.name, async () => (await openMachine(ctx, m)).client));
   return Promise.all(jobs);
 }

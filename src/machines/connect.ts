@@ -102,10 +102,9 @@ export function connectMachine(p: MachineProfile, o: ConnectOptions = {}): Promi
     child.once('error', (e: NodeJS.ErrnoException) => {
       fail(new MachineError(p.name, 'no_ssh', e.code === 'ENOENT' ? `ssh is not installed here (${o.ssh ?? 'ssh'} not found): install OpenSSH's client` : `cannot run ssh: ${e.message}`));
     });
-    child.once('exit', (code, signal) => {
-      // Let stderr drain first: the reason ssh gives is usually its last line.
-      setImmediate(() => fail(exitError(p, code, signal, stderr)));
-    });
+    // 'close', not 'exit': it comes after stdout and stderr are read to their end, so a hello (or the reason ssh
+    // gives, usually its last stderr line) written just before exiting is never lost to the race.
+    child.once('close', (code, signal) => fail(exitError(p, code, signal, stderr)));
     const onData = (chunk: Buffer) => {
       preamble = Buffer.concat([preamble, chunk]);
       for (let nl = preamble.indexOf(10); nl !== -1; nl = preamble.indexOf(10)) {
@@ -144,8 +143,9 @@ function wrap(p: MachineProfile, child: ChildProcessWithoutNullStreams, hello: H
     /* surfaced through the client's close */
   });
   const client = RpcClient.over(stream);
-  child.removeAllListeners('exit');
-  child.once('exit', () => setImmediate(() => stream.destroy()));
+  child.removeAllListeners('close');
+  // After the last reply is read (see 'close' above), never before.
+  child.once('close', () => stream.destroy());
   let probe: NodeJS.Timeout | undefined;
   client.onClosed(() => {
     if (probe) clearInterval(probe);

@@ -9,3 +9,4 @@ export { MachineError, type MachineErrorCode } from './errors.js';
 export { cleanRemote, cleanRemoteLines, cleanRemoteAnsi, cleanRemoteDeep, terminalJson } from './sanitize.js';
 export { connectWhere, findMachine, openMachine, isRemote, type WhereContext } from './where.js';
 export { acrossMachines, type MachineResult } from './across.js';
+export { rememberPanes, lastKnown, type LastKnown } from './last-known.js';

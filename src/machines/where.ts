@@ -17,6 +17,11 @@ function envMs(v: string | undefined, fallback: number): number {
   return v !== undefined && Number.isInteger(n) && n >= 0 && n <= 600_000 ? n : fallback;
 }
 
+/** From spawning ssh to the bridge's hello, and the quiet-link probe interval (CASTELLAN_MACHINE_TIMEOUT_MS / _PROBE_MS). */
+export function machineTimeouts(env: NodeJS.ProcessEnv): { connectMs: number; probeMs: number } {
+  return { connectMs: envMs(env.CASTELLAN_MACHINE_TIMEOUT_MS, 10_000), probeMs: envMs(env.CASTELLAN_MACHINE_PROBE_MS, 10_000) };
+}
+
 /** The profile called `name`, or a MachineError saying which names exist. */
 export function findMachine(paths: Paths, name: string): MachineProfile {
   const all = readProfiles(paths.machinesFile);
@@ -27,12 +32,8 @@ export function findMachine(paths: Paths, name: string): MachineProfile {
 
 /** Connects to a profile with this context's ssh program, environment and timeouts. */
 export function openMachine(ctx: WhereContext, m: MachineProfile, o: { deadlineMs?: number } = {}): Promise<MachineClient> {
-  return connectMachine(m, {
-    ssh: ctx.paths.sshProgram,
-    env: ctx.env,
-    deadlineMs: o.deadlineMs ?? envMs(ctx.env.CASTELLAN_MACHINE_TIMEOUT_MS, 10_000),
-    probeMs: envMs(ctx.env.CASTELLAN_MACHINE_PROBE_MS, 10_000),
-  });
+  const t = machineTimeouts(ctx.env);
+  return connectMachine(m, { ssh: ctx.paths.sshProgram, env: ctx.env, deadlineMs: o.deadlineMs ?? t.connectMs, probeMs: t.probeMs });
 }
 
 /** The client for `--machine NAME` (none, or `local`: this machine's server). */

@@ -98,12 +98,19 @@ test('the remote server restarted: an in-flight wait says so; the next call reac
   const { local, remote } = await startMachines(t);
   assert.equal((await remote.cli(['server', 'start'])).code, 0);
   await local.cli(['machine', 'add', 'box', 'castellan-test']);
+  assert.equal((await local.cli(['herd', 'list', '--machine', 'box'])).code, 0);
   const w = runCli(local, ['herd', 'wait', '--machine', 'box', '--pane', 'w1:p1', '--status', 'blocked', '--timeout-ms', '60000']);
   await waitersOn(remote, 1);
   assert.equal((await remote.cli(['server', 'stop'])).code, 0);
   const r = await w.done;
   assert.notEqual(r.code, 0);
   assert.match(r.stderr, /machine box/);
+  // While it is away, --all-machines shows what box last said, marked stale, under the row saying why.
+  const away = await local.cli(['herd', 'list', '--all-machines']);
+  assert.equal(away.code, 1);
+  assert.match(away.stdout, /\nbox\s+-\s+-\s+no server\s.*\nbox\s+w1:p1\s+-\s+stale:idle\s+\S+\s+\d+s ago\s/);
+  const awayJson = JSON.parse((await local.cli(['herd', 'list', '--all-machines', '--json'])).stdout) as Array<{ machine: string; stale?: boolean; pane_id?: string }>;
+  assert.ok(awayJson.some((p) => p.machine === 'box' && p.stale === true && p.pane_id === 'w1:p1'));
   assert.equal((await remote.cli(['server', 'start'])).code, 0);
   const back = await local.cli(['herd', 'list', '--machine', 'box']);
   assert.equal(back.code, 0, back.stderr);

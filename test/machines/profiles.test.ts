@@ -145,3 +145,22 @@ test('a remote message is cleaned everywhere in it before the client sees it: fr
   assert.deepEqual(cleanRemoteDeep(frame), { panes: { 'w1:p1': { cols: 80, rows: 2, lines: [[0, '\u001b[32mok\u001b[0m]52;c;ZXZpbA==[6n']] } }, view: { title: 't]0;x', n: 3, ok: true, none: null } });
   assert.deepEqual(cleanRemoteDeep({ ['k\u001b[2J']: 1 }), { 'k[2J': 1 }, 'keys too');
 });
+
+test('the last-known cache: written per valid name only, and a hostile cache file is ignored, never a crash', async (t) => {
+  const { lastKnown, rememberPanes } = await import('../../src/machines/index.js');
+  const { resolvePaths } = await import('../../src/platform/paths.js');
+  const d = tmp(t);
+  const paths = resolvePaths({ env: { HOME: d } });
+  rememberPanes(paths, 'box', [{ pane_id: 'w1:p1' }], 1000);
+  assert.deepEqual(lastKnown(paths, 'box'), { at: 1000, panes: [{ pane_id: 'w1:p1' }] });
+  rememberPanes(paths, '../evil', [{}]);
+  assert.equal(lastKnown(paths, '../evil'), undefined);
+  assert.deepEqual(readdirSync(join(paths.stateDir, 'machines')), ['box.json']);
+  const file = join(paths.stateDir, 'machines', 'box.json');
+  for (const body of ['{', 'null', '{"at":"x","panes":[]}', '{"at":1,"panes":{}}', Buffer.from([0, 1, 2]), 'x'.repeat(2 * 1024 * 1024)]) {
+    writeFileSync(file, body);
+    assert.equal(lastKnown(paths, 'box'), undefined, String(body).slice(0, 20));
+  }
+  writeFileSync(file, '{"at":1,"panes":[null,1,"s",{"pane_id":"w1:p1"}]}');
+  assert.deepEqual(lastKnown(paths, 'box')?.panes, [{ pane_id: 'w1:p1' }]);
+});

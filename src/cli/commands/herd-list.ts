@@ -1,11 +1,14 @@
 // `castellan herd list`: every pane's agent and badge state, for people and scripts; here, on a machine, or on all.
 import type { PaneInfo } from '../../api/pane-info.js';
-import { acrossMachines, cleanRemote, connectWhere, isRemote, LOCAL_NAME, terminalJson } from '../../machines/index.js';
+import { acrossMachines, cleanRemote, connectWhere, isRemote, lastKnown, LOCAL_NAME, rememberPanes, terminalJson } from '../../machines/index.js';
 import { ago, table } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 import { policyWarning } from '../policy-warning.js';
 
 type Row = { machine: string; panes: PaneInfo[] } | { machine: string; error: string; code: string };
+
+/** A pane from the stale cache: its file may hold anything, so every field is looked at with care. */
+const safeJson = (p: PaneInfo) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent?.name ?? null, state: p.agent?.state ?? null, message: p.agent?.message ?? null });
 
 const asJson = (p: PaneInfo) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null, worktree: p.worktree ?? null, branch: p.branch ?? null });
 
@@ -31,12 +34,17 @@ export default defineCommand({
         api.close();
       }
     }
+    // A machine that answered is remembered; one that did not shows what it last said, marked stale.
+    for (const r of results) if ('panes' in r && isRemote(r.machine)) rememberPanes(ctx.paths, r.machine, r.panes);
+    const stale = (m: string) => (isRemote(m) ? lastKnown(ctx.paths, m) : undefined);
     const named = values.machine !== undefined || !!values['all-machines'];
     // Another host's titles and messages are data: no control sequence of theirs reaches this terminal.
     const clean = (machine: string, s: unknown) => (isRemote(machine) ? cleanRemote(s) : String(s ?? ''));
     if (values.json) {
       const out = results.flatMap((r): object[] =>
-        'panes' in r ? r.panes.map((p) => (named ? { machine: r.machine, ...asJson(p) } : asJson(p))) : [{ machine: r.machine, error: r.error, code: r.code }],
+        'panes' in r
+          ? r.panes.map((p) => (named ? { machine: r.machine, ...asJson(p) } : asJson(p)))
+          : [{ machine: r.machine, error: r.error, code: r.code }, ...(stale(r.machine)?.panes ?? []).map((p) => ({ machine: r.machine, stale: true, seen_at: stale(r.machine)!.at, ...safeJson(p as PaneInfo) }))],
       );
       ctx.out(terminalJson(out));
     } else {
@@ -46,6 +54,11 @@ export default defineCommand({
         const m = named ? [r.machine] : [];
         if (!('panes' in r)) {
           rows.push([...m, '-', '-', r.code === 'not_running' ? 'no server' : 'unreachable', '-', '-', '', r.error]);
+          const last = stale(r.machine);
+          for (const p of (last?.panes ?? []) as PaneInfo[]) {
+            const c = (s: unknown) => cleanRemote(s, 200);
+            rows.push([...m, c(p.pane_id), c(p.agent?.name ?? '-'), `stale:${c(p.agent?.state)}`, c(p.agent?.source ?? '-'), `${ago(now - last!.at)} ago`, c(p.title), c(p.agent?.message ?? '')]);
+          }
           continue;
         }
         for (const p of r.panes) {
