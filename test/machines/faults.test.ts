@@ -59,7 +59,7 @@ test('the ssh process killed mid-call: the wait ends at once with "connection lo
 });
 
 test('a stalled remote server (SIGSTOP): a quiet wait notices by its probe, new calls time out, --all-machines still lists the rest', { skip, timeout: 180_000 }, async (t) => {
-  const { local, remote } = await startMachines(t, { localEnv: { CASTELLAN_MACHINE_PROBE_MS: '1000', CASTELLAN_MACHINE_TIMEOUT_MS: '8000' } });
+  const { local, remote } = await startMachines(t, { localEnv: { CASTELLAN_MACHINE_PROBE_MS: '1000', CASTELLAN_MACHINE_TIMEOUT_MS: '15000' } });
   assert.equal((await remote.cli(['server', 'start'])).code, 0);
   assert.equal((await local.cli(['server', 'start'])).code, 0);
   await local.cli(['machine', 'add', 'box', 'castellan-test']);
