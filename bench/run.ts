@@ -29,6 +29,7 @@ import { flood } from './sections/flood.js';
 import { footprint } from './sections/footprint.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
+import { machines } from './sections/machines.js';
 import { micro } from './sections/micro.js';
 import { platform } from './sections/platform.js';
 import { restore } from './sections/restore.js';
@@ -49,6 +50,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['restore', restore],
   ['footprint', footprint],
   ['platform', platform],
+  ['machines', machines],
 ];
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'], lean: ['footprint'] };
 

@@ -7,14 +7,15 @@ import { type CliContext, EXIT, UsageError } from './define-command.js';
 import { COMMAND_ROWS, findRow } from './table.js';
 
 function usage(): string {
-  const w = Math.max(...COMMAND_ROWS.map((r) => r.name.length));
+  const rows = COMMAND_ROWS.filter((r) => !r.hidden);
+  const w = Math.max(...rows.map((r) => r.name.length));
   return [
     'usage: castellan [--session NAME] [--no-restore] [command] [options]',
     '',
     'With no command, attaches to the session (starting its server first if none runs).',
     '',
     'commands:',
-    ...COMMAND_ROWS.map((r) => `  ${r.name.padEnd(w)}  ${r.summary}${r.aliases ? ` (also: ${r.aliases.join(', ')})` : ''}`),
+    ...rows.map((r) => `  ${r.name.padEnd(w)}  ${r.summary}${r.aliases ? ` (also: ${r.aliases.join(', ')})` : ''}`),
     '',
     'castellan help COMMAND shows a command\'s options. Exit codes: 0 ok, 1 error, 2 usage, 3 no server, 4 pane gone, 124 timeout.',
   ].join('\n');
@@ -55,6 +56,7 @@ function errorCode(e: unknown): number {
     if (e.code === 'pane_not_found' || e.code === 'pane_gone') return EXIT.paneGone;
     if (e.code === 'timeout') return EXIT.timeout;
     if (e.code === 'invalid_params') return EXIT.usage;
+    if (e.code === 'not_running') return EXIT.notRunning;
   }
   return EXIT.error;
 }

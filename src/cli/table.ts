@@ -6,6 +6,8 @@ export interface CommandRow {
   summary: string;
   /** Other spellings, mostly tmux's (`ls`, `a`, `kill-session`): the muscle memory of a tmux user. */
   aliases?: string[];
+  /** Left out of the command list (plumbing another castellan runs, like `machine bridge`). */
+  hidden?: boolean;
   load(): Promise<{ default: CommandDef }>;
 }
 
@@ -27,6 +29,13 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'herd report', summary: 'Report an agent state for a pane (--pane --agent --state [--source hook])', load: () => import('./commands/herd-report.js') },
   { name: 'herd reset', summary: 'Forget a pane\'s hook-reported state (back to heuristics)', load: () => import('./commands/herd-reset.js') },
   { name: 'herd explain', summary: 'Why a pane\'s badge shows what it shows (hook, screen rules, agent identity)', load: () => import('./commands/herd-explain.js') },
+  { name: 'machine add', summary: 'Remember another host reached over ssh: machine add NAME TARGET [--session S]', load: () => import('./commands/machine-add.js') },
+  { name: 'machine list', summary: 'List the machines', load: () => import('./commands/machine-list.js') },
+  { name: 'machine rename', summary: 'Rename a machine', load: () => import('./commands/machine-rename.js') },
+  { name: 'machine disable', summary: 'Leave a machine out without forgetting it', load: () => import('./commands/machine-disable.js') },
+  { name: 'machine enable', summary: 'Use a disabled machine again', load: () => import('./commands/machine-enable.js') },
+  { name: 'machine remove', summary: 'Forget a machine', load: () => import('./commands/machine-remove.js') },
+  { name: 'machine bridge', summary: 'The remote half of a machine connection (run by ssh)', hidden: true, load: () => import('./commands/machine-bridge.js') },
   { name: 'pane split', summary: 'Split a pane; prints the new pane id (-- COMMAND runs in it; --sub-harness nests it under this pane\'s episode)', load: () => import('./commands/pane-split.js') },
   { name: 'pane send', summary: 'Type text or press keys in a pane', load: () => import('./commands/pane-send.js') },
   { name: 'pane read', summary: 'Print a pane\'s screen or scrollback', load: () => import('./commands/pane-read.js') },

@@ -11,6 +11,8 @@ export interface AttachOpts {
   stdin: NodeJS.ReadStream;
   stdout: NodeJS.WriteStream;
   window?: string;
+  /** Opens the first connection another way than this machine's socket (`attach --machine`: an ssh bridge). */
+  open?: () => Promise<ApiClient>;
 }
 
 /** A connection client.attach accepted, with what the server pushed before a client app took it over. */
@@ -26,8 +28,8 @@ type Ended = { kind: 'exit'; code: number } | { kind: 'switch'; next: Attached; 
 /** Another session's server gets this long to take the client before the switch is given up (the client stays). */
 const SWITCH_MS = 3000;
 
-async function connect(socket: string, params: Record<string, unknown>, timeoutMs?: number): Promise<Attached> {
-  const api = await ApiClient.connect(socket, timeoutMs);
+async function connect(socket: string, params: Record<string, unknown>, timeoutMs?: number, open?: () => Promise<ApiClient>): Promise<Attached> {
+  const api = open ? await open() : await ApiClient.connect(socket, timeoutMs);
   // Buffer frames until the app exists (the first frame can arrive with the attach reply).
   const early: Pushed[] = [];
   const offEarly = api.onMessage((m) => early.push(m));
@@ -56,7 +58,7 @@ export async function attach(o: AttachOpts): Promise<number> {
   const loading = import('./app.js');
   // Never an unhandled rejection while connecting: awaited (and thrown) below.
   loading.catch(() => {});
-  let conn = await connect(o.paths.socket, params(o.window));
+  let conn = await connect(o.paths.socket, params(o.window), undefined, o.open);
   const { ClientApp: App } = await loading;
   let focus: string | undefined;
   stdin.setRawMode(true);

@@ -22,6 +22,10 @@ export interface Paths {
   serverLog: string;
   auditLog: string;
   trustFile: string;
+  /** Machine profiles (src/machines): ~/.castellan/machines.json. */
+  machinesFile: string;
+  /** The ssh program machines are reached with: CASTELLAN_SSH, else `ssh` from PATH. */
+  sshProgram: string;
 }
 
 function validSession(name: string): string {
@@ -58,5 +62,7 @@ export function resolvePaths(opts: { session?: string; env?: NodeJS.ProcessEnv }
     serverLog: join(stateDir, `server-${session}.log`),
     auditLog: join(stateDir, 'audit.jsonl'),
     trustFile: join(stateDir, 'trust.json'),
+    machinesFile: join(userDir, 'machines.json'),
+    sshProgram: env.CASTELLAN_SSH || 'ssh',
   };
 }

@@ -1,6 +1,7 @@
 // The one client of castellan's newline-delimited JSON socket (CLI, UI, hook bridges, governance): requests with ids,
 // replies matched to them, pushed messages to listeners. Free of zod and of src/api, so every layer may use it.
 import net from 'node:net';
+import type { Duplex } from 'node:stream';
 import { NotRunningError, RpcError } from './rpc-error.js';
 import { PendingReplies } from './rpc-replies.js';
 
@@ -19,13 +20,18 @@ export class RpcClient {
   private buf = '';
   closed = false;
 
-  private constructor(private readonly sock: net.Socket) {
+  private constructor(private readonly sock: Duplex) {
     sock.setEncoding('utf8');
     sock.on('data', (chunk: string) => this.onData(chunk));
     sock.on('close', () => this.onClose());
     sock.on('error', () => {
       /* surfaced through close */
     });
+  }
+
+  /** A client over any byte stream that carries the same lines (a remote machine's ssh bridge: src/machines). */
+  static over(stream: Duplex): RpcClient {
+    return new RpcClient(stream);
   }
 
   static connect(path: string, timeoutMs = 2000): Promise<RpcClient> {

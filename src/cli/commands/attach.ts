@@ -47,15 +47,37 @@ export async function openSession(ctx: CliContext, o: { create: boolean; detache
   return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window: o.window });
 }
 
+/** `attach --machine NAME`: a full client over the ssh bridge; nothing is started on the other host. */
+async function attachMachine(ctx: CliContext, machine: string, window: string | undefined): Promise<number> {
+  if (!process.stdin.isTTY || !process.stdout.isTTY) {
+    ctx.err('castellan: not a terminal, so nothing to attach');
+    return EXIT.error;
+  }
+  const { connectWhere } = await import('../../machines/index.js');
+  // Connect before the client takes the terminal: a machine that is down is a plain error message, not a blank screen.
+  const first = await connectWhere(ctx, machine);
+  process.env.NODE_ENV = 'production';
+  const { attach } = await import('../../client/attach.js');
+  return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window, open: async () => first });
+}
+
 export default defineCommand({
   name: 'attach',
-  usage: 'castellan attach [-t NAME] [--window w2]   (tmux: attach, a, at, attach-session)',
+  usage: 'castellan attach [-t NAME] [--window w2] [--machine NAME]   (tmux: attach, a, at, attach-session)',
   summary: 'Attach this terminal to a running session, or to one its snapshot brings back; a session that is neither is an error, as in tmux (castellan new creates).',
-  details: ['  -t, --target NAME  the session to attach to (same as --session NAME)', '  -d, --detached     bring the session back if needed and return without attaching'].join('\n'),
+  details: [
+    '  -t, --target NAME  the session to attach to (same as --session NAME)',
+    '  -d, --detached     bring the session back if needed and return without attaching',
+    '  --machine NAME     attach to the session of another machine (castellan machine add) over ssh; its server must run',
+  ].join('\n'),
   options: {
     window: { type: 'string' },
     target: { type: 'string', short: 't' },
     detached: { type: 'boolean', short: 'd' },
+    machine: { type: 'string' },
   },
-  run: (outer, { values }) => openSession(forSession(outer, values.target as string | undefined), { create: false, detached: !!values.detached, window: values.window as string | undefined }),
+  run: (outer, { values }) =>
+    values.machine !== undefined && values.machine !== 'local'
+      ? attachMachine(outer, String(values.machine), values.window as string | undefined)
+      : openSession(forSession(outer, values.target as string | undefined), { create: false, detached: !!values.detached, window: values.window as string | undefined }),
 });

@@ -1,12 +1,13 @@
 // `castellan herd wait`: block until panes' agents reach a state; exit 0, 124 on timeout, 4 if a pane goes away.
 import { RpcError } from '../../api/client.js';
 import { AGENT_STATES, type AgentState } from '../../core/types.js';
+import { cleanRemote, connectWhere, isRemote, terminalJson } from '../../machines/index.js';
 import { intArg, listArg, paneArg } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
   name: 'herd wait',
-  usage: 'castellan herd wait (--pane ID [--pane ID...] | --children [--pane PARENT]) --status idle[,done] [--any|--all] [--timeout-ms N] [--json]',
+  usage: 'castellan herd wait (--pane ID [--pane ID...] | --children [--pane PARENT]) --status idle[,done] [--any|--all] [--timeout-ms N] [--machine NAME] [--json]',
   summary: 'Wait until the agent in a pane is in one of the given states (at once if it already is).',
   details: [
     '--status idle: the agent is not working (done counts: it is idle with a turn you have not looked at).',
@@ -27,6 +28,7 @@ export default defineCommand({
     all: { type: 'boolean' },
     'timeout-ms': { type: 'string' },
     json: { type: 'boolean' },
+    machine: { type: 'string' },
   },
   run: async (ctx, { values }) => {
     let panes = listArg(values.pane).map((p) => paneArg(ctx, p, { required: true })!);
@@ -40,7 +42,7 @@ export default defineCommand({
     if (values.any && values.all) throw new UsageError('--any and --all exclude each other');
     const t = intArg(values['timeout-ms'], 'timeout-ms', 0, 7 * 24 * 3600 * 1000) ?? 60_000;
     const timeoutMs = t === 0 ? 7 * 24 * 3600 * 1000 : t;
-    const api = await ctx.connect();
+    const api = await connectWhere(ctx, values.machine);
     let parent: string | undefined;
     if (values.children) {
       parent = panes[0] ?? paneArg(ctx, '.', { required: true })!;
@@ -72,13 +74,13 @@ export default defineCommand({
         }),
         local,
       ]);
-      if (values.json) ctx.out(JSON.stringify(r.event));
-      else ctx.out(`${r.matched.join(', ')}: ${r.matched.map((p) => r.states[p]).join(', ')}`);
+      if (values.json) ctx.out(terminalJson(r.event));
+      else ctx.out((isRemote(values.machine) ? cleanRemote : String)(`${r.matched.join(', ')}: ${r.matched.map((p) => r.states[p]).join(', ')}`));
       return EXIT.ok;
     } catch (e) {
       if (e instanceof RpcError && e.code === 'timeout') {
         const states = (e.data as { states?: Record<string, string> } | undefined)?.states;
-        ctx.err(`castellan herd wait: timed out after ${timeoutMs} ms${states ? ` (${Object.entries(states).map(([p, s]) => `${p} ${s}`).join(', ')})` : ''}`);
+        ctx.err((isRemote(values.machine) ? cleanRemote : String)(`castellan herd wait: timed out after ${timeoutMs} ms${states ? ` (${Object.entries(states).map(([p, s]) => `${p} ${s}`).join(', ')})` : ''}`));
         if (values.json) ctx.out(JSON.stringify({ type: 'timeout', timeout_ms: timeoutMs, states }));
         return EXIT.timeout;
       }

@@ -1,17 +1,18 @@
 // `castellan pane send`: type text (or press named keys) in a pane.
+import { connectWhere } from '../../machines/index.js';
 import { paneArg } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
 export default defineCommand({
   name: 'pane send',
-  usage: 'castellan pane send --pane ID [--enter] [--paste] TEXT...   |   castellan pane send --pane ID --keys KEY...',
+  usage: 'castellan pane send --pane ID [--machine NAME] [--enter] [--paste] TEXT...   |   castellan pane send --pane ID [--machine NAME] --keys KEY...',
   summary: 'Type TEXT into a pane (words joined by spaces; --enter presses Enter after; --paste sends it as a bracketed paste), or press named keys (--keys Enter C-c Up).',
   positionals: true,
-  options: { pane: { type: 'string' }, enter: { type: 'boolean' }, paste: { type: 'boolean' }, keys: { type: 'boolean' }, stdin: { type: 'boolean' } },
+  options: { pane: { type: 'string' }, enter: { type: 'boolean' }, paste: { type: 'boolean' }, keys: { type: 'boolean' }, stdin: { type: 'boolean' }, machine: { type: 'string' } },
   run: async (ctx, { values, positionals, rest }) => {
     const pane = paneArg(ctx, values.pane, { required: true })!;
     const words = [...positionals, ...rest];
-    const api = await ctx.connect();
+    const api = await connectWhere(ctx, values.machine);
     try {
       if (values.keys) {
         if (!words.length) throw new UsageError('--keys needs key names, e.g. Enter C-c Up');

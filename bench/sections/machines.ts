@@ -1,0 +1,111 @@
+// 11. Machines over loopback ssh (a private sshd, test/support/sshd.ts): what reaching another host costs beside
+// the same thing on this one. herd list as a script runs it (a fresh ssh each call, with and without a ControlMaster),
+// a ping over an open bridge, and a remote agent's report reaching a subscriber on this side.
+import { chmodSync, mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { connectMachine } from '../../src/machines/index.js';
+import { RpcClient } from '../../src/platform/rpc-client.js';
+import { sshdSkipReason, startSshd } from '../../test/support/sshd.js';
+import { BIN, makeTempEnv } from '../../test/support/temp-env.js';
+import type { BenchEnv } from '../lib/env.js';
+import type { Row, SectionResult } from '../lib/report.js';
+import { log, median, now, quantile, round } from '../lib/util.js';
+
+async function timed(n: number, f: () => Promise<unknown>): Promise<number[]> {
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const t0 = now();
+    await f();
+    out.push(now() - t0);
+  }
+  return out;
+}
+
+async function pings(c: RpcClient, n: number): Promise<number[]> {
+  return timed(n, () => c.request('ping', {}, { timeoutMs: 10_000 }));
+}
+
+/** Report on the remote server's own socket; time until the event reaches a subscriber (local socket or ssh bridge). */
+async function reportToEvent(sub: RpcClient, reporter: RpcClient, n: number): Promise<number[]> {
+  let resolveSeen: (() => void) | undefined;
+  sub.onMessage((m) => {
+    if ((m as { event?: unknown }).event) resolveSeen?.();
+  });
+  await sub.request('events.subscribe', { types: ['pane_agent_status_changed'] });
+  const out: number[] = [];
+  for (let i = 0; i < n; i++) {
+    const seen = new Promise<void>((r) => (resolveSeen = r));
+    const t0 = now();
+    await reporter.request('pane.report_agent', { pane_id: 'w1:p1', agent: 'bench', state: i % 2 ? 'idle' : 'blocked', source: 'api' });
+    await seen;
+    out.push(now() - t0);
+  }
+  return out;
+}
+
+export async function machines(b: BenchEnv): Promise<SectionResult> {
+  const skip = sshdSkipReason();
+  if (skip) {
+    log(`machines: skipped (${skip})`);
+    return { rows: [], raw: { skipped: skip } };
+  }
+  const remote = makeTempEnv();
+  const local = makeTempEnv();
+  const rbin = join(remote.root, 'rbin');
+  mkdirSync(rbin);
+  writeFileSync(join(rbin, 'castellan'), `#!/bin/sh\nexport HOME='${remote.home}' SHELL='${remote.env.SHELL}' TERM=xterm-256color\nexec '${process.execPath}' '${BIN}' "$@"\n`);
+  chmodSync(join(rbin, 'castellan'), 0o755);
+  const sshd = await startSshd({ remotePath: rbin });
+  const cm = join(sshd.dir, 'ssh-cm');
+  writeFileSync(cm, `#!/bin/sh\nexec '${sshd.sshWrapper}' -o ControlMaster=auto -o 'ControlPath=${sshd.dir}/cm-%C' -o ControlPersist=60 "$@"\n`);
+  chmodSync(cm, 0o755);
+  const n = b.opts.quick ? 3 : 7;
+  try {
+    await remote.cli(['server', 'start']);
+    await local.cli(['server', 'start']);
+    await local.cli(['machine', 'add', 'box', sshd.host]);
+    const cli = (args: string[], ssh = sshd.sshWrapper) => async () => {
+      Object.assign(local.env, { CASTELLAN_SSH: ssh });
+      const r = await local.cli(args, { timeoutMs: 60_000 });
+      if (r.code !== 0) throw new Error(`castellan ${args.join(' ')}: ${r.stderr}`);
+    };
+    const listLocal = await timed(n, cli(['herd', 'list']));
+    const listRemote = await timed(n, cli(['herd', 'list', '--machine', 'box']));
+    await cli(['herd', 'list', '--machine', 'box'], cm)();
+    const listMaster = await timed(n, cli(['herd', 'list', '--machine', 'box'], cm));
+    const sshTrue = await timed(n, () => new Promise<void>((r) => {
+      import('node:child_process').then(({ spawn }) => spawn(sshd.sshWrapper, ['-T', sshd.host, 'true'], { stdio: 'ignore' }).on('close', () => r()));
+    }));
+    const bridge = await connectMachine({ name: 'box', target: sshd.host }, { ssh: sshd.sshWrapper, probeMs: 0 });
+    const direct = await RpcClient.connect(remote.socket);
+    const reporter = await RpcClient.connect(remote.socket);
+    let pingRemote: number[];
+    let pingLocal: number[];
+    let evRemote: number[];
+    let evLocal: number[];
+    try {
+      await pings(bridge.client, 50);
+      pingRemote = await pings(bridge.client, b.opts.quick ? 200 : 1000);
+      pingLocal = await pings(direct, b.opts.quick ? 200 : 1000);
+      evRemote = await reportToEvent(bridge.client, reporter, b.opts.quick ? 30 : 100);
+      evLocal = await reportToEvent(direct, reporter, b.opts.quick ? 30 : 100);
+    } finally {
+      bridge.client.close();
+      direct.close();
+      reporter.close();
+    }
+    log(`machines: herd list local ${round(median(listLocal), 0)} ms, --machine ${round(median(listRemote), 0)} ms, with ControlMaster ${round(median(listMaster), 0)} ms (ssh true ${round(median(sshTrue), 0)} ms); ping bridge ${round(median(pingRemote), 3)} vs socket ${round(median(pingLocal), 3)} ms; report→event bridge ${round(median(evRemote), 2)} vs socket ${round(median(evLocal), 2)} ms`);
+    const S = 'machines (loopback ssh)';
+    const rows: Row[] = [
+      { section: S, metric: 'herd list --machine (fresh ssh), median', unit: 'ms', castellan: median(listRemote), note: `local herd list ${round(median(listLocal), 0)} ms; ssh alone ${round(median(sshTrue), 0)} ms`, digits: 0 },
+      { section: S, metric: 'herd list --machine with ControlMaster, median', unit: 'ms', castellan: median(listMaster), note: `x${round(median(listMaster) / median(listLocal), 2)} local`, digits: 0 },
+      { section: S, metric: 'ping over an open bridge, median / p99', unit: 'ms', castellan: median(pingRemote), note: `p99 ${round(quantile(pingRemote, 0.99), 3)}; local socket ${round(median(pingLocal), 3)}`, digits: 3 },
+      { section: S, metric: 'remote report → event on this side, median', unit: 'ms', castellan: median(evRemote), note: `local ${round(median(evLocal), 2)}; p90 ${round(quantile(evRemote, 0.9), 2)}`, digits: 2, target: '< 300 ms', pass: median(evRemote) < 300 },
+    ];
+    return { rows, raw: { listLocal, listRemote, listMaster, sshTrue, pingRemote: pingRemote.map((x) => round(x, 3)), pingLocal: pingLocal.map((x) => round(x, 3)), evRemote, evLocal } };
+  } finally {
+    await sshd.stop();
+    await remote.cleanup();
+    await local.cleanup();
+  }
+}
