@@ -118,7 +118,7 @@
       const before = last.get(r.pane);
       last.set(r.pane, r.state);
       if (before === undefined || before === r.state) continue;
-      if ((r.state === 'blocked' || r.state === 'done') && openPane !== r.pane && !document.hasFocus()) {
+      if ((r.state === 'blocked' || r.state === 'done') && openPane !== r.pane && !r.inView) {
         if ('Notification' in window && Notification.permission === 'granted') {
           try {
             new Notification((r.agent || r.title) + ' ' + (r.state === 'blocked' ? 'needs you' : 'is done'), { body: r.message || r.pane, tag: r.pane });

@@ -11,6 +11,8 @@ export interface HerdRow {
   /** When the state began (ms since epoch): the page shows "for 3 min". */
   since: number;
   needsMe: boolean;
+  /** An attached terminal client has it on screen (the page does not notify about what someone already sees). */
+  inView: boolean;
   exited?: boolean;
 }
 
@@ -21,6 +23,7 @@ const clean = (s: string, max: number): string => s.replace(/[\u0000-\u001f\u007
 
 export function herdRows(st: State): HerdRow[] {
   const rows: HerdRow[] = [];
+  const inView = new Set(Object.values(st.clients ?? {}).map((c) => st.windows[c.window]?.active));
   for (const p of Object.values(st.panes)) {
     const a = p.agent;
     const title = p.name || p.programTitle || p.command.join(' ') || p.id;
@@ -33,6 +36,7 @@ export function herdRows(st: State): HerdRow[] {
       ...(a.message ? { message: clean(a.message, 500) } : {}),
       since: a.since,
       needsMe: !p.exited && (a.state === 'blocked' || a.state === 'done'),
+      inView: inView.has(p.id),
       ...(p.exited ? { exited: true } : {}),
     });
   }
