@@ -32,6 +32,7 @@ import { memory } from './sections/memory.js';
 import { micro } from './sections/micro.js';
 import { restore } from './sections/restore.js';
 import { throughput } from './sections/throughput.js';
+import { web } from './sections/web.js';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(BENCH, '..');
@@ -47,6 +48,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['api', api],
   ['restore', restore],
   ['footprint', footprint],
+  ['web', web],
 ];
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'], lean: ['footprint'] };
 

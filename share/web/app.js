@@ -49,7 +49,7 @@
       const row = el('div', 'row');
       const yes = el('button', 'approve', 'Approve');
       const no = el('button', 'deny', 'Deny');
-      const why = el('button', 'small', 'Deny with message…');
+      const why = el('button', 'small why', 'Deny with message…');
       yes.dataset.act = 'approve';
       no.dataset.act = 'deny';
       why.dataset.act = 'deny-message';
@@ -144,13 +144,26 @@
     actions(r, box);
   }
 
+  /** xterm.js loads with the first pane opened: the herd draws without it. */
+  function loadXterm() {
+    if (window.Terminal) return Promise.resolve();
+    loadXterm.p = loadXterm.p || new Promise((resolve, reject) => {
+      const s = document.createElement('script');
+      s.src = '/vendor/xterm.js';
+      s.onload = resolve;
+      s.onerror = reject;
+      document.head.append(s);
+    });
+    return loadXterm.p;
+  }
+
   function open(pane) {
     openPane = pane;
     $('pane').hidden = false;
     $('typing').checked = false;
     $('typing').disabled = !!(hello && hello.read_only);
     drawPaneActions();
-    send({ t: 'open', pane: pane });
+    loadXterm().then(() => openPane === pane && send({ t: 'open', pane: pane }), () => toast('could not load the terminal view'));
   }
 
   function closePane() {

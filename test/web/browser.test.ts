@@ -127,6 +127,11 @@ test('1,000 pairing attempts are refused, nothing is typed, and the server still
   if (SHOTS) mkdirSync(SHOTS, { recursive: true });
   const env = tempEnvFor(t);
   assert.equal((await env.cli(['server', 'start', '--cols', '80', '--rows', '24'])).code, 0);
+  // Plain HTTP off loopback is refused with a reason, and nothing listens.
+  const open = await env.cli(['web', '--bind', '0.0.0.0', '--port', '0']);
+  assert.equal(open.code, 1, open.stdout);
+  assert.match(open.stderr, /refusing to serve plain HTTP on 0\.0\.0\.0/);
+  assert.equal((await env.cli(['web', '--port', 'x'])).code, 2);
   const r = await env.cli(['web', '--pair', '--port', '0', '--json']);
   assert.equal(r.code, 0, r.stderr);
   const { url } = JSON.parse(r.stdout) as { url: string };

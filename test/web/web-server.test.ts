@@ -118,7 +118,7 @@ test('the page is served with a strict CSP to a good Host, refused to a rebindin
   assert.equal(page.status, 200);
   assert.match(String(page.headers['content-security-policy']), /script-src 'self'/);
   assert.equal(page.headers['x-frame-options'], 'DENY');
-  assert.match(page.body, /\/vendor\/xterm\.js/);
+  assert.match(page.body, /\/vendor\/xterm\.css/);
   assert.doesNotMatch(page.body, /https?:\/\/(?!127)/, 'nothing from another site');
   const xterm = await http(s.port, { path: '/vendor/xterm.js' });
   assert.equal(xterm.status, 200);
