@@ -16,6 +16,8 @@
   let term = null;
   let retry = 1000;
   const last = new Map();
+  /** Governance questions (policy "prompt") waiting for a person: answered here as in an attached terminal. */
+  const asks = new Map();
 
   function toast(text) {
     const t = $('toast');
@@ -102,6 +104,7 @@
     const active = document.activeElement;
     if (active && active.tagName === 'INPUT' && active.type === 'text' && main.contains(active) && active.value) return;
     main.replaceChildren();
+    if (asks.size) main.append(el('h2', 'group', 'Questions'), ...[...asks.values()].map(askCard));
     if (!rows.length) {
       main.append(el('p', 'empty', 'No panes.'));
       return;
@@ -111,6 +114,25 @@
     if (need.length) main.append(el('h2', 'group', 'Needs you'), ...need.map(card));
     if (rest.length) main.append(el('h2', 'group', need.length ? 'Others' : 'Agents'), ...rest.map(card));
     if (openPane) drawPaneActions();
+  }
+
+  function askCard(a) {
+    const c = el('article', 'card blocked ask');
+    c.dataset.ask = a.id;
+    const top = el('div', 'top');
+    top.append(el('span', 'badge blocked', 'asks'), el('span', 'name', String(a.title || 'castellan asks')), el('span', 'since', a.pane ? String(a.pane) : ''));
+    c.append(top, el('p', 'msg', String(a.message || '')));
+    const row = el('div', 'row');
+    const yes = el('button', 'approve', 'Allow');
+    const no = el('button', 'deny', 'Deny');
+    yes.dataset.act = 'allow';
+    no.dataset.act = 'deny';
+    yes.disabled = no.disabled = !!(hello && hello.read_only);
+    yes.onclick = () => send({ t: 'ask_answer', id: a.id, answer: 'allow' });
+    no.onclick = () => send({ t: 'ask_answer', id: a.id, answer: 'deny' });
+    row.append(yes, no);
+    c.append(row);
+    return c;
   }
 
   function notifyChanges() {
@@ -216,6 +238,19 @@
       notifyChanges();
       drawHerd();
       document.body.dataset.herdAt = String(Date.now());
+    } else if (m.t === 'ask') {
+      asks.set(m.id, m);
+      drawHerd();
+      if ('Notification' in window && Notification.permission === 'granted') {
+        try {
+          new Notification('castellan asks: ' + (m.title || ''), { body: m.message || '', tag: m.id });
+        } catch (e) {
+          /* see above */
+        }
+      }
+    } else if (m.t === 'ask_done') {
+      asks.delete(m.id);
+      drawHerd();
     } else if (m.t === 'screen') onScreen(m);
     else if (m.t === 'frame') {
       if (m.pane === openPane && term) paint(m.rows, m.cursor);

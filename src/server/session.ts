@@ -454,13 +454,13 @@ export class ServerSession implements SessionApi {
     return r;
   }
 
-  private readonly asks = new Asks({ clients: () => this.links.size, broadcast: (m) => this.broadcast(m) });
+  private readonly asks = new Asks({ clients: () => this.links.size + this.web.pages(), broadcast: (m) => (this.broadcast(m), this.web.asked(m)) });
 
   ask(q: { title: string; message: string; timeoutMs: number; paneId?: string }): Promise<'allow' | 'deny'> {
     return this.asks.ask(q);
   }
 
-  answer(_clientId: string, id: string, answer: 'allow' | 'deny'): boolean {
+  answer(_clientId: string | undefined, id: string, answer: 'allow' | 'deny'): boolean {
     return this.asks.answer(id, answer);
   }
 

@@ -19,6 +19,8 @@ export interface WebSessionSide {
   pane(id: string): PaneRuntime | undefined;
   writePane(pane: string, data: string, opts?: { paste?: boolean }): void;
   agentPrompt?(p: { paneId: string; text: string }): Promise<{ sent: boolean; reason?: string }>;
+  /** A governance question's answer (the session's Asks: the first answer wins). */
+  answerAsk(id: string, answer: 'allow' | 'deny'): boolean;
   emit(e: { type: string; [k: string]: unknown }): void;
   log(msg: string): void;
 }
@@ -42,6 +44,16 @@ export class WebControl {
 
   status(): WebStatus {
     return this.web?.status() ?? { running: false, sessions: 0, pending: 0, pages: 0 };
+  }
+
+  /** Pages open now: a governance question waits for them as it waits for attached clients. */
+  pages(): number {
+    return this.web?.status().pages ?? 0;
+  }
+
+  /** A governance question (or its end) as the session tells attached clients: pages get it too. */
+  asked(msg: unknown): void {
+    this.web?.asked(msg);
   }
 
   /** Panes a page has open (src/notify does not ping about what someone is looking at). */
@@ -130,6 +142,7 @@ export class WebControl {
         side.writePane(pane, '\r');
         return { sent: true };
       },
+      answerAsk: (id, answer) => side.answerAsk(id, answer),
       audit: (record) => {
         const problem = appendAudit(side.auditLog, record);
         if (problem) side.log(`web: ${problem}`);
@@ -152,6 +165,7 @@ export function webSide(s: ServerSession, o: SessionOptions): WebSessionSide {
     pane: (id) => s.pane(id),
     writePane: (pane, data, opts) => s.writePane(pane, data, opts),
     agentPrompt: (p) => s.agents.prompt(p),
+    answerAsk: (id, answer) => s.answer(undefined, id, answer),
     emit: (e) => s.emit(e),
     log: o.log,
   };

@@ -24,6 +24,7 @@ const Incoming = z.discriminatedUnion('t', [
   z.object({ t: z.literal('input'), pane, data: z.string().min(1).max(4096) }).strict(),
   z.object({ t: z.literal('answer'), pane, answer: z.enum(['approve', 'deny']), message: z.string().max(4000).optional() }).strict(),
   z.object({ t: z.literal('prompt'), pane, text: z.string().min(1).max(16_000) }).strict(),
+  z.object({ t: z.literal('ask_answer'), id: z.string().regex(/^a\d{1,12}$/), answer: z.enum(['allow', 'deny']) }).strict(),
 ]);
 type Incoming = z.infer<typeof Incoming>;
 
@@ -62,6 +63,14 @@ export class LivePage {
     return [...this.views.keys()];
   }
 
+  ask(a: Record<string, unknown>): void {
+    this.send({ t: 'ask', ...a });
+  }
+
+  askDone(d: unknown): void {
+    this.send({ t: 'ask_done', ...(d as object) });
+  }
+
   herd(rows: HerdRow[]): void {
     this.send({ t: 'herd', now: Date.now(), rows });
   }
@@ -89,13 +98,14 @@ export class LivePage {
     try {
       this.handle(msg);
     } catch (err) {
-      this.send({ t: 'error', pane: msg.pane, message: (err as Error).message });
+      this.send({ t: 'error', ...('pane' in msg ? { pane: msg.pane } : {}), message: (err as Error).message });
     }
   }
 
   private handle(m: Incoming): void {
     if (m.t === 'open') return this.open(m.pane);
     if (m.t === 'close') return this.closeView(m.pane);
+    if (m.t === 'ask_answer') return this.answerAsk(m.id, m.answer);
     const st = this.host.state().panes[m.pane];
     if (!st) throw new Error(`no pane ${m.pane}`);
     const agent = st.agent.agent;
@@ -141,6 +151,19 @@ export class LivePage {
         return;
       }
     }
+  }
+
+  /** A governance question (policy `prompt`) answered from the page: the same answer an attached client gives. */
+  private answerAsk(id: string, answer: 'allow' | 'deny'): void {
+    const record = { kind: 'web', browser_session: this.who.id, remote: this.remote, ask: id };
+    if (this.who.readOnly) {
+      this.host.audit({ ...record, action: `ask_${answer}`, outcome: 'refused', reason: 'read-only pairing' });
+      throw new Error('this browser was paired read-only');
+    }
+    const accepted = this.host.answerAsk(id, answer);
+    this.host.audit({ ...record, action: `ask_${answer}`, outcome: accepted ? 'accepted' : 'too late' });
+    if (!accepted) throw new Error('that question was already answered or timed out');
+    this.send({ t: 'done', action: answer === 'allow' ? 'approve' : 'deny' });
   }
 
   private open(id: string): void {

@@ -41,6 +41,8 @@ export class WebServer {
   private herdTimer: NodeJS.Timeout | undefined;
   private readonly unsubEvents: () => void;
   private port = 0;
+  /** Governance questions still open, for pages that connect while they wait. */
+  private readonly asks = new Map<string, Record<string, unknown>>();
 
   private constructor(private readonly s: WebSettings, private readonly host: WebHost) {
     this.guard = { bind: s.bind, hosts: s.hosts };
@@ -92,6 +94,20 @@ export class WebServer {
   /** Panes some page has open right now. */
   watched(): Set<string> {
     return new Set([...this.pages].flatMap((p) => p.openPanes));
+  }
+
+  /** The session's {ask} / {ask_done} messages to attached clients, passed on to every page. */
+  asked(msg: unknown): void {
+    const m = msg as { ask?: { id?: unknown }; ask_done?: { id?: unknown } };
+    if (m?.ask && typeof m.ask.id === 'string') {
+      while (this.asks.size >= 32) this.asks.delete(this.asks.keys().next().value as string);
+      const ask = { ...m.ask, at: Date.now() };
+      this.asks.set(m.ask.id, ask);
+      for (const p of this.pages) p.ask(ask);
+    } else if (m?.ask_done && typeof m.ask_done.id === 'string') {
+      this.asks.delete(m.ask_done.id);
+      for (const p of this.pages) p.askDone(m.ask_done);
+    }
   }
 
   pair(readOnly: boolean): { url: string; expires: number; read_only: boolean } {
@@ -206,6 +222,7 @@ export class WebServer {
       this.pages.add(page);
       ws.on('close', () => this.pages.delete(page));
       page.herd(herdRows(this.host.state()));
+      for (const a of this.asks.values()) page.ask(a);
     });
   }
 }

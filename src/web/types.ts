@@ -24,6 +24,8 @@ export interface WebHost {
   write(pane: string, data: string): void;
   /** A prompt to an agent: through its UserPromptSubmit hooks when castellan started it, else typed with Enter. */
   prompt(pane: string, text: string): Promise<{ sent: boolean; reason?: string }>;
+  /** Answers a pending governance question (the same path an attached client's answer takes); false when it is over. */
+  answerAsk(id: string, answer: 'allow' | 'deny'): boolean;
   /** One record in the audit log (and an event for subscribers). */
   audit(record: Record<string, unknown>): void;
   log(msg: string): void;

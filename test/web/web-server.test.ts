@@ -12,6 +12,7 @@ import { waitFor } from '../support/wait-for.js';
 function fakeHost() {
   const writes: Array<[string, string]> = [];
   const audits: Array<Record<string, unknown>> = [];
+  const answers: Array<[string, string]> = [];
   const listeners = new Set<(e: { type: string }) => void>();
   const changes = new Set<() => void>();
   let rows = ['hello', '', ''];
@@ -34,12 +35,13 @@ function fakeHost() {
         ? { cols: 20, rows: 3, viewportRows: () => rows, history: () => ['old line'], cursor: () => ({ x: 0, y: 0, visible: true }), onChange: (cb) => (changes.add(cb), () => changes.delete(cb)) }
         : undefined,
     write: (pane, data) => void writes.push([pane, data]),
+    answerAsk: (id, answer) => (answers.push([id, answer]), id === 'a1'),
     prompt: async (pane, text) => (writes.push([pane, `${text}\r`]), { sent: true }),
     audit: (r) => void audits.push(r),
     log: () => undefined,
   };
   return {
-    host, writes, audits, state,
+    host, writes, audits, state, answers,
     setRows(r: string[]) { rows = r; for (const c of changes) c(); },
     event() { for (const l of listeners) l({ type: 'pane_agent_status_changed' }); },
   };
@@ -235,4 +237,28 @@ test('an oversized message closes the socket (1009) and types nothing; a pane op
   assert.deepEqual(frame.rows, { 1: 'world' }, 'only the changed row');
   s.event();
   await waitFor(() => b.msgs.filter((m) => m.t === 'herd').length >= 2, { message: 'herd pushed on an event' });
+});
+
+test('governance questions reach pages (also ones that connect later) and are answered as a client would; read-only cannot', async (t) => {
+  const s = await started(t);
+  const a = await socket(s.port, { origin: s.origin, cookie: await pair(s) });
+  t.after(() => a.ws.close());
+  await waitFor(() => a.msgs.find((m) => m.t === 'hello'));
+  s.web.asked({ ask: { id: 'a1', title: 'Bash', message: 'rm -rf build', timeout_ms: 30000, pane: 'w1:p2' } });
+  const ask = await waitFor(() => a.msgs.find((m) => m.t === 'ask'), { message: 'ask' });
+  assert.equal(ask.message, 'rm -rf build');
+  const ro = await socket(s.port, { origin: s.origin, cookie: await pair(s, true) });
+  t.after(() => ro.ws.close());
+  await waitFor(() => ro.msgs.find((m) => m.t === 'ask'), { message: 'a later page sees the open question' });
+  ro.ws.send(JSON.stringify({ t: 'ask_answer', id: 'a1', answer: 'allow' }));
+  await waitFor(() => ro.msgs.find((m) => m.t === 'error'), { message: 'read-only refused' });
+  assert.deepEqual(s.answers, []);
+  a.ws.send(JSON.stringify({ t: 'ask_answer', id: 'a1', answer: 'allow' }));
+  a.ws.send(JSON.stringify({ t: 'ask_answer', id: 'a1; rm', answer: 'allow' }));
+  await waitFor(() => s.answers.length === 1 && a.msgs.some((m) => m.t === 'error'), { message: 'answered' });
+  assert.deepEqual(s.answers, [['a1', 'allow']]);
+  assert.ok(s.audits.some((r) => r.action === 'ask_allow' && r.outcome === 'accepted' && r.ask === 'a1'));
+  s.web.asked({ ask_done: { id: 'a1', answer: 'allow' } });
+  await waitFor(() => a.msgs.find((m) => m.t === 'ask_done'), { message: 'ask_done' });
+  assert.equal(s.web.status().pages, 2, 'pages count as people who can answer');
 });
