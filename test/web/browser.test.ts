@@ -28,7 +28,7 @@ function fakeAgent(env: TempEnv): string {
       `  echo '{"session_id":"s1","hook_event_name":"PermissionRequest","tool_name":"Bash","tool_input":{"command":"make test"}}' | ${hook} PermissionRequest`,
       '  echo "Allow Bash(make test)?  1. Yes   2. No"',
       '  IFS= read -r answer',
-      '  echo "approved; running make test"',
+      '  if [ -z "$answer" ]; then echo "approved; running make test"; else printf "refused: %s\\n" "$answer" | tr -d "\\033"; fi',
       `  echo '{"session_id":"s1","hook_event_name":"Stop","last_assistant_message":"tests pass"}' | ${hook} Stop`,
       '  echo "turn finished"',
       'done',
@@ -118,9 +118,22 @@ test('phone: pair, see the herd, watch a pane live, answer a blocked agent, get 
   const approved = audit.find((a) => a.kind === 'web' && a.action === 'approve');
   assert.ok(approved && /^b[0-9a-f]{8}$/.test(String(approved.browser_session)) && approved.pane === agentPane, JSON.stringify(audit));
 
+  // A prompt typed to the idle agent starts its next turn; this time it is refused with a message, typed after its Escape.
+  await page.fill(`.card[data-pane="${agentPane}"] input[type=text]`, 'second task');
+  await page.tap(`.card[data-pane="${agentPane}"] button[type=submit]`);
+  await waitFor(async () => (await readPane(env, agentPane)).some((l) => l.includes('working on: second task')), { timeoutMs: 10_000, message: 'prompt typed' });
+  await waitForPane(env, agentPane, (p) => p.agent.state === 'blocked', { timeoutMs: 15_000, message: 'blocked again' });
+  page.once('dialog', (d) => void d.accept('use make check instead'));
+  await page.tap(`.card[data-pane="${agentPane}"] button[data-act="deny-message"]`);
+  await waitFor(async () => (await readPane(env, agentPane)).some((l) => l.includes('refused: use make check instead')), { timeoutMs: 10_000, message: 'deny with a message' });
+
   // Revoked: the page is signed out at once.
   assert.equal((await env.cli(['web', '--revoke'])).code, 0);
   await page.waitForSelector('#conn.bad', { timeout: 5000 });
+  const actions = readFileSync(join(env.stateDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((a) => a.kind === 'web');
+  assert.deepEqual(actions.map((a) => a.action), ['pair', 'approve', 'prompt', 'deny', 'revoke']);
+  assert.equal(actions[3].message, 'use make check instead');
+  assert.equal(new Set(actions.slice(1, 4).map((a) => a.browser_session)).size, 1, 'one browser session did them all');
 });
 
 test('1,000 pairing attempts are refused, nothing is typed, and the server still answers ping at once', { timeout: 120_000 }, async (t) => {
