@@ -127,11 +127,19 @@ test('phone: pair, see the herd, watch a pane live, answer a blocked agent, get 
   await page.tap(`.card[data-pane="${agentPane}"] button[data-act="deny-message"]`);
   await waitFor(async () => (await readPane(env, agentPane)).some((l) => l.includes('refused: use make check instead')), { timeoutMs: 10_000, message: 'deny with a message' });
 
+  // A governance question (policy "prompt", asked through ui.ask as the hook bridge does) is answered on the phone.
+  const asked = env.call<{ answer: string; reason: string }>('ui.ask', { title: 'Bash', message: 'git push --force', timeout_ms: 20_000, pane_id: agentPane });
+  await page.waitForSelector('.card.ask button[data-act="allow"]', { timeout: 10_000 });
+  if (SHOTS) await page.screenshot({ path: join(SHOTS, 'web-ask.png') });
+  await page.tap('.card.ask button[data-act="allow"]');
+  assert.deepEqual(await asked, { answer: 'allow', reason: 'allowed in the castellan UI' });
+  await page.waitForSelector('.card.ask', { state: 'detached', timeout: 5000 });
+
   // Revoked: the page is signed out at once.
   assert.equal((await env.cli(['web', '--revoke'])).code, 0);
   await page.waitForSelector('#conn.bad', { timeout: 5000 });
   const actions = readFileSync(join(env.stateDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((a) => a.kind === 'web');
-  assert.deepEqual(actions.map((a) => a.action), ['pair', 'approve', 'prompt', 'deny', 'revoke']);
+  assert.deepEqual(actions.map((a) => a.action), ['pair', 'approve', 'prompt', 'deny', 'ask_allow', 'revoke']);
   assert.equal(actions[3].message, 'use make check instead');
   assert.equal(new Set(actions.slice(1, 4).map((a) => a.browser_session)).size, 1, 'one browser session did them all');
 });
