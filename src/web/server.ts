@@ -46,7 +46,9 @@ export class WebServer {
 
   private constructor(private readonly s: WebSettings, private readonly host: WebHost) {
     this.guard = { bind: s.bind, hosts: s.hosts };
-    const opts = { maxHeaderSize: 8192, requestTimeout: 10_000, headersTimeout: 10_000, keepAliveTimeout: 5_000 };
+    // connectionsCheckingInterval: how often Node looks for requests past their timeouts (30 s by default: a slow-loris
+    // client would hold a socket that long).
+    const opts = { maxHeaderSize: 8192, requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
     this.server = s.tlsCert && s.tlsKey ? createHttps({ ...opts, cert: readFileSync(s.tlsCert), key: readFileSync(s.tlsKey) }) : createHttp(opts);
     this.server.maxRequestsPerSocket = 100;
     this.server.on('request', (req, res) => this.onRequest(req, res));

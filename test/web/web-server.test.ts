@@ -2,6 +2,8 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { request } from 'node:http';
+import { connect } from 'node:net';
+import { qrText } from '../../src/web/index.js';
 import WebSocket from 'ws';
 import { checkSettings, WebServer } from '../../src/web/server.js';
 import { hostAllowed, originAllowed } from '../../src/web/guard.js';
@@ -261,4 +263,20 @@ test('governance questions reach pages (also ones that connect later) and are an
   s.web.asked({ ask_done: { id: 'a1', answer: 'allow' } });
   await waitFor(() => a.msgs.find((m) => m.t === 'ask_done'), { message: 'ask_done' });
   assert.equal(s.web.status().pages, 2, 'pages count as people who can answer');
+});
+
+test('a slow client (headers never finished) is cut off, and the pairing QR code is drawn for a terminal', async (t) => {
+  const s = await started(t);
+  const sock = connect(s.port, '127.0.0.1');
+  t.after(() => sock.destroy());
+  const t0 = Date.now();
+  const closed = new Promise<number>((r) => sock.on('close', () => r(Date.now() - t0)));
+  sock.on('error', () => undefined);
+  sock.write(`GET / HTTP/1.1\r\nHost: 127.0.0.1:${s.port}\r\nX-Slow: `);
+  const keep = setInterval(() => sock.writable && sock.write('a'), 500);
+  t.after(() => clearInterval(keep));
+  const ms = await closed;
+  assert.ok(ms < 9000, `cut after ${ms} ms`);
+  const qr = await qrText(s.web.pair(false).url);
+  assert.ok(qr.split('\n').length > 10 && /[\u2580-\u2588]/.test(qr), qr);
 });
