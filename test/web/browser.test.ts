@@ -93,6 +93,16 @@ test('phone: pair, see the herd, watch a pane live, answer a blocked agent, get 
   await env.call('pane.send_text', { pane_id: 'w1:p1', text: 'echo seen-from-the-phone', enter: true });
   await page.waitForFunction(() => (document.querySelector('#term .xterm-rows')?.textContent ?? '').includes('seen-from-the-phone'), undefined, { timeout: 10_000 });
   if (SHOTS) await page.screenshot({ path: join(SHOTS, 'web-pane.png') });
+  // Read-only until typing is turned on for the pane: keys before that reach nothing.
+  await page.click('#term');
+  await page.keyboard.type('echo not-typed');
+  await page.keyboard.press('Enter');
+  await page.check('#typing');
+  await page.click('#term');
+  await page.keyboard.type('echo typed-on-the-phone');
+  await page.keyboard.press('Enter');
+  await waitFor(async () => (await readPane(env, 'w1:p1')).some((l) => l === 'typed-on-the-phone'), { timeoutMs: 10_000, message: 'typed into the pane' });
+  assert.ok(!(await readPane(env, 'w1:p1')).some((l) => l.includes('not-typed')), 'nothing typed before typing was on');
   await page.click('#back');
 
   // The agent asks; the page puts it first, notifies, and one tap answers it as the agent's own Enter.
@@ -139,9 +149,11 @@ test('phone: pair, see the herd, watch a pane live, answer a blocked agent, get 
   assert.equal((await env.cli(['web', '--revoke'])).code, 0);
   await page.waitForSelector('#conn.bad', { timeout: 5000 });
   const actions = readFileSync(join(env.stateDir, 'audit.jsonl'), 'utf8').split('\n').filter(Boolean).map((l) => JSON.parse(l) as Record<string, unknown>).filter((a) => a.kind === 'web');
-  assert.deepEqual(actions.map((a) => a.action), ['pair', 'approve', 'prompt', 'deny', 'ask_allow', 'revoke']);
-  assert.equal(actions[3].message, 'use make check instead');
-  assert.equal(new Set(actions.slice(1, 4).map((a) => a.browser_session)).size, 1, 'one browser session did them all');
+  const acts = actions.map((a) => a.action).filter((a) => a !== 'keys');
+  assert.deepEqual(acts, ['pair', 'typing_on', 'approve', 'prompt', 'deny', 'ask_allow', 'revoke']);
+  assert.ok(actions.some((a) => a.action === 'keys' && a.pane === 'w1:p1'), 'keys audited');
+  assert.equal(actions.find((a) => a.action === 'deny')?.message, 'use make check instead');
+  assert.equal(new Set(actions.filter((a) => a.action !== 'pair' && a.action !== 'revoke').map((a) => a.browser_session)).size, 1, 'one browser session did them all');
 });
 
 test('1,000 pairing attempts are refused, nothing is typed, and the server still answers ping at once', { timeout: 120_000 }, async (t) => {
