@@ -98,11 +98,26 @@
     return c;
   }
 
+  /** Redraws `box` keeping a half-written prompt (its text, caret and focus): a push must not eat what the person types. */
+  function keepingInput(box, draw) {
+    const a = document.activeElement;
+    const keep = a && a.tagName === 'INPUT' && a.type === 'text' && box.contains(a) ? { pane: (a.closest('[data-pane]') || box).dataset.pane, value: a.value, at: a.selectionStart } : null;
+    draw();
+    if (!keep) return;
+    const input = [...box.querySelectorAll('input[type=text]')].find((i) => (i.closest('[data-pane]') || box).dataset.pane === keep.pane);
+    if (!input) return;
+    input.value = keep.value;
+    input.focus();
+    input.setSelectionRange(keep.at, keep.at);
+  }
+
   function drawHerd() {
+    keepingInput($('herd'), drawHerdNow);
+    if (openPane) drawPaneActions();
+  }
+
+  function drawHerdNow() {
     const main = $('herd');
-    // Keep what the person is typing: a redraw must not eat a half-written prompt.
-    const active = document.activeElement;
-    if (active && active.tagName === 'INPUT' && active.type === 'text' && main.contains(active) && active.value) return;
     main.replaceChildren();
     if (asks.size) main.append(el('h2', 'group', 'Questions'), ...[...asks.values()].map(askCard));
     if (!rows.length) {
@@ -113,7 +128,6 @@
     const rest = rows.filter((r) => !r.needsMe);
     if (need.length) main.append(el('h2', 'group', 'Needs you'), ...need.map(card));
     if (rest.length) main.append(el('h2', 'group', need.length ? 'Others' : 'Agents'), ...rest.map(card));
-    if (openPane) drawPaneActions();
   }
 
   function askCard(a) {
@@ -159,11 +173,14 @@
 
   function drawPaneActions() {
     const box = $('pane-actions');
-    box.replaceChildren();
-    const r = rows.find((x) => x.pane === openPane);
-    if (!r) return;
-    $('pane-title').textContent = (r.agent ? r.agent + ' · ' : '') + r.title + ' · ' + r.state;
-    actions(r, box);
+    box.dataset.pane = openPane;
+    keepingInput(box, () => {
+      box.replaceChildren();
+      const r = rows.find((x) => x.pane === openPane);
+      if (!r) return;
+      $('pane-title').textContent = (r.agent ? r.agent + ' · ' : '') + r.title + ' · ' + r.state;
+      actions(r, box);
+    });
   }
 
   /** xterm.js loads with the first pane opened: the herd draws without it. */

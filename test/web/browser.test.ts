@@ -86,6 +86,14 @@ test('phone: pair, see the herd, watch a pane live, answer a blocked agent, get 
   assert.equal(cookies.find((c) => c.name === 'castellan_web')?.httpOnly, true);
   assert.equal(cookies.find((c) => c.name === 'castellan_web')?.sameSite, 'Strict');
   if (SHOTS) await page.screenshot({ path: join(SHOTS, 'web-herd.png') });
+  // A half-written prompt survives the herd being pushed again (another pane changed state).
+  const input = `.card[data-pane="${agentPane}"] input[type=text]`;
+  await page.fill(input, 'half-written');
+  await env.call('pane.report_agent', { pane_id: 'w1:p1', agent: 'other', state: 'working', source: 'api' });
+  await page.waitForSelector('.card[data-pane="w1:p1"][data-state="working"]');
+  assert.equal(await page.inputValue(input), 'half-written');
+  await page.fill(input, '');
+  await env.call('pane.reset_agent', { pane_id: 'w1:p1' });
 
   // A pane, live: text written into it appears in the page's xterm.js.
   await page.click(`.card[data-pane="w1:p1"] .top`);
