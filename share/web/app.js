@@ -219,6 +219,7 @@
     if (term) term.dispose();
     term = new window.Terminal({ cols: m.cols, rows: m.rows, fontSize: fontFor(m.cols), scrollback: 5000, disableStdin: false, cursorBlink: false, convertEol: false, allowProposedApi: false });
     term.open($('term'));
+    window.castellanTerm = term;
     term.onData((data) => {
       if ($('typing').checked) send({ t: 'input', pane: openPane, data: data });
     });
@@ -270,7 +271,10 @@
       drawHerd();
     } else if (m.t === 'screen') onScreen(m);
     else if (m.t === 'frame') {
-      if (m.pane === openPane && term) paint(m.rows, m.cursor);
+      if (m.pane !== openPane || !term) return;
+      // Scrolled: line feeds at the bottom row move the top rows into the page's own history.
+      if (m.scroll) term.write('\x1b[0m\x1b[' + term.rows + ';1H' + '\n'.repeat(Math.min(m.scroll, term.rows)));
+      paint(m.rows, m.cursor);
     } else if (m.t === 'error') toast(m.message);
     else if (m.t === 'done') toast(m.action === 'prompt' ? 'sent' : m.action === 'approve' ? 'approved' : 'denied');
   }

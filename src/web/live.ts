@@ -198,16 +198,14 @@ export class LivePage {
       return this.open(id);
     }
     const rows = s.viewportRows();
+    // Output that scrolled: the page scrolls too (its top rows go into its own history, as on a terminal), then only
+    // the rows that differ from the shifted screen are sent.
+    const k = scrolledBy(v.sent, rows);
+    const base = k ? [...v.sent.slice(k), ...Array<string>(k).fill('')] : v.sent;
     const changed: Record<number, string> = {};
-    let n = 0;
-    for (let i = 0; i < rows.length; i++) {
-      if (rows[i] !== v.sent[i]) {
-        changed[i] = rows[i];
-        n++;
-      }
-    }
+    for (let i = 0; i < rows.length; i++) if (rows[i] !== base[i]) changed[i] = rows[i];
     v.sent = rows.slice();
-    this.send({ t: 'frame', pane: id, rows: n ? changed : {}, cursor: s.cursor() });
+    this.send({ t: 'frame', pane: id, ...(k ? { scroll: k } : {}), rows: changed, cursor: s.cursor() });
   }
 
   private closeView(id: string): void {
@@ -223,4 +221,28 @@ export class LivePage {
     this.closed = true;
     for (const id of [...this.views.keys()]) this.closeView(id);
   }
+}
+
+/**
+ * How many lines the screen scrolled between two frames: the smallest k whose shifted old screen matches the new one
+ * on every overlapping row that had text (with at least one such row; rows that were blank may have been written since,
+ * as a scrolling log writes its new last lines), when that leaves fewer rows to send than no shift; else 0.
+ */
+export function scrolledBy(old: readonly string[], now: readonly string[]): number {
+  const n = now.length;
+  if (old.length !== n || n < 2) return 0;
+  let plain = 0;
+  for (let i = 0; i < n; i++) if (old[i] !== now[i]) plain++;
+  if (plain === 0) return 0;
+  for (let k = 1; k < n; k++) {
+    let same = true;
+    let text = false;
+    for (let i = 0; i + k < n && same; i++) {
+      if (old[i + k] === '') continue;
+      if (now[i] !== old[i + k]) same = false;
+      else text = true;
+    }
+    if (same && text && k < plain) return k;
+  }
+  return 0;
 }

@@ -101,6 +101,16 @@ test('phone: pair, see the herd, watch a pane live, answer a blocked agent, get 
   await env.call('pane.send_text', { pane_id: 'w1:p1', text: 'echo seen-from-the-phone', enter: true });
   await page.waitForFunction(() => (document.querySelector('#term .xterm-rows')?.textContent ?? '').includes('seen-from-the-phone'), undefined, { timeout: 10_000 });
   if (SHOTS) await page.screenshot({ path: join(SHOTS, 'web-pane.png') });
+  // Output that scrolls past the screen while the page watches lands in the page's own history, in order.
+  await env.call('pane.send_text', { pane_id: 'w1:p1', text: 'for i in $(seq 1 40); do echo line$i; sleep 0.05; done', enter: true });
+  await waitFor(async () => (await readPane(env, 'w1:p1')).includes('line40'), { timeoutMs: 15_000, message: 'loop done' });
+  await page.waitForFunction(() => {
+    const b = (window as unknown as { castellanTerm: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).castellanTerm.buffer.active;
+    const lines: string[] = [];
+    for (let i = 0; i < b.length; i++) lines.push(b.getLine(i)?.translateToString(true) ?? '');
+    const got = lines.filter((l) => /^line\d+$/.test(l));
+    return got.length === 40 && got.every((l, i) => l === `line${i + 1}`);
+  }, undefined, { timeout: 10_000 });
   // Read-only until typing is turned on for the pane: keys before that reach nothing.
   await page.click('#term');
   await page.keyboard.type('echo not-typed');

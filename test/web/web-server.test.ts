@@ -8,6 +8,7 @@ import WebSocket from 'ws';
 import { checkSettings, WebServer } from '../../src/web/server.js';
 import { hostAllowed, originAllowed } from '../../src/web/guard.js';
 import { MAX_FAILURES, Pairing } from '../../src/web/pairing.js';
+import { scrolledBy } from '../../src/web/live.js';
 import type { WebHost, WebSettings } from '../../src/web/types.js';
 import { waitFor } from '../support/wait-for.js';
 
@@ -237,6 +238,9 @@ test('an oversized message closes the socket (1009) and types nothing; a pane op
   s.setRows(['hello', 'world', '']);
   const frame = await waitFor(() => b.msgs.find((m) => m.t === 'frame'), { message: 'frame' });
   assert.deepEqual(frame.rows, { 1: 'world' }, 'only the changed row');
+  s.setRows(['world', 'more', '']);
+  const scrolled = await waitFor(() => b.msgs.find((m) => m.t === 'frame' && m.scroll), { message: 'scroll frame' });
+  assert.deepEqual({ scroll: scrolled.scroll, rows: scrolled.rows }, { scroll: 1, rows: { 1: 'more' } }, 'the page scrolls one line, then gets one row');
   s.event();
   await waitFor(() => b.msgs.filter((m) => m.t === 'herd').length >= 2, { message: 'herd pushed on an event' });
 });
@@ -279,4 +283,15 @@ test('a slow client (headers never finished) is cut off, and the pairing QR code
   assert.ok(ms < 9000, `cut after ${ms} ms`);
   const qr = await qrText(s.web.pair(false).url);
   assert.ok(qr.split('\n').length > 10 && /[\u2580-\u2588]/.test(qr), qr);
+});
+
+test('scrolledBy finds a scroll only where the shifted screen matches', () => {
+  assert.equal(scrolledBy(['a', 'b', 'c', 'd'], ['b', 'c', 'd', 'e']), 1);
+  assert.equal(scrolledBy(['a', 'b', 'c', 'd'], ['c', 'd', 'e', 'f']), 2);
+  assert.equal(scrolledBy(['a', 'b', 'c', 'd'], ['a', 'b', 'c', 'x']), 0, 'a changed bottom row is no scroll');
+  assert.equal(scrolledBy(['', '', '', ''], ['', '', '', 'x']), 0, 'blank rows prove nothing');
+  assert.equal(scrolledBy(['a', 'b'], ['a', 'b']), 0);
+  assert.equal(scrolledBy(['a', 'b', '', ''], ['b', 'c', 'd', '']), 1, 'blank rows written after the scroll');
+  assert.equal(scrolledBy(['a', 'b', 'c'], ['x', 'y', 'z']), 0);
+  assert.equal(scrolledBy(['a'], ['b', 'c']), 0);
 });
