@@ -62,6 +62,8 @@ export class Notifier {
   }
 
   private onEvent(e: StampedEvent): void {
+    // Only state changes and exits move a pane's pending message (a turn-ended or hook event beside them does not).
+    if (e.type !== 'pane_agent_status_changed' && e.type !== 'pane_exited') return;
     const cfg = this.h.config();
     if (!cfg.command.trim()) return;
     let kind: NotifyKind | undefined;

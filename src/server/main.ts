@@ -80,7 +80,11 @@ export async function runServer(o: RunServerOpts): Promise<void> {
     config: () => session.config.value.notify,
     state: () => session.state(),
     watched: () => session.web.watched(),
-    subscribe: (cb) => session.subscribe({ types: ['pane_agent_status_changed', 'pane_exited'] }, cb),
+    // An internal listener, not an event subscriber: `ping`'s subscriber count stays the scripts' and waits' own.
+    subscribe: (cb) => {
+      session.internalListeners.add(cb);
+      return () => void session.internalListeners.delete(cb);
+    },
     session: paths.session,
     log,
   });

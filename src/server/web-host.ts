@@ -3,7 +3,6 @@ import { appendAudit } from '../hooks/audit.js';
 import type { StampedEvent } from '../core/events.js';
 import type { State } from '../core/types.js';
 import type { Config } from '../config/schema.js';
-import type { EventFilter } from '../api/context.js';
 import { startWeb, type WebHost, type WebServer, type WebSettings, type WebStatus } from '../web/index.js';
 import type { PaneRuntime } from './pane-runtime.js';
 import type { ServerSession, SessionOptions } from './session.js';
@@ -15,7 +14,7 @@ export interface WebSessionSide {
   auditLog: string;
   config(): Config;
   state(): State;
-  subscribe(filter: EventFilter, cb: (e: StampedEvent) => void): () => void;
+  listen(cb: (e: StampedEvent) => void): () => void;
   pane(id: string): PaneRuntime | undefined;
   writePane(pane: string, data: string, opts?: { paste?: boolean }): void;
   agentPrompt?(p: { paneId: string; text: string }): Promise<{ sent: boolean; reason?: string }>;
@@ -110,7 +109,7 @@ export class WebControl {
       session: side.session,
       version: side.version,
       state: () => side.state(),
-      onEvent: (cb) => side.subscribe({}, (e) => cb(e as unknown as { type: string; pane?: string })),
+      onEvent: (cb) => side.listen((e) => cb(e as unknown as { type: string; pane?: string })),
       screen: (id) => {
         const rt = side.pane(id);
         if (!rt || !side.state().panes[id]) return undefined;
@@ -161,7 +160,11 @@ export function webSide(s: ServerSession, o: SessionOptions): WebSessionSide {
     auditLog: o.paths.auditLog,
     config: () => s.config.value,
     state: () => s.state(),
-    subscribe: (f, cb) => s.subscribe(f, cb),
+    // Internal listeners: the page is not a `ping` subscriber that scripts and waits count on.
+    listen: (cb) => {
+      s.internalListeners.add(cb);
+      return () => void s.internalListeners.delete(cb);
+    },
     pane: (id) => s.pane(id),
     writePane: (pane, data, opts) => s.writePane(pane, data, opts),
     agentPrompt: (p) => s.agents.prompt(p),

@@ -28,6 +28,8 @@ test('a real server runs the [notify] command once per change, with the JSON on 
     `[notify]\ncommand = 'curl -s -m 5 -X POST --data-binary @- "http://127.0.0.1:${port}/$CASTELLAN_NOTIFY_EVENT/$CASTELLAN_NOTIFY_AGENT"'\ndebounce_ms = 100\n`,
   );
   assert.equal((await env.cli(['server', 'start', '--cols', '80', '--rows', '24'])).code, 0);
+  // The notifier listens inside the server: scripts that wait for `ping`'s subscriber count still see only their own.
+  assert.equal((await env.call<{ subscribers: number }>('ping')).subscribers, 0);
   const report = (state: string, message?: string) => env.call('pane.report_agent', { pane_id: 'w1:p1', agent: 'claude', state, source: 'api', ...(message ? { message } : {}) });
   await report('working');
   await report('blocked', 'Bash: npm publish');
@@ -39,7 +41,7 @@ test('a real server runs the [notify] command once per change, with the JSON on 
   // The same state reported again is no change: nothing more. A new change is one more.
   await report('blocked', 'Bash: npm publish');
   await report('done', 'published');
-  await waitFor(() => got.length === 2, { timeoutMs: 10_000, message: 'done notification' });
+  await waitFor(() => got.length === 2, { timeoutMs: 10_000, message: 'done notification', observe: async () => JSON.stringify({ got, pane: (await env.call<{ panes: unknown[] }>('pane.list')).panes[0] }) });
   await new Promise((r) => setTimeout(r, 500));
   assert.deepEqual(got.map((g) => g.path), ['/blocked/claude', '/done/claude']);
 });

@@ -49,7 +49,8 @@ function world(command: string) {
     Object.assign(a, { state, since: Date.now() + seq, message });
     listener({ type: 'pane_agent_status_changed', pane, old, new: state, seq: ++seq, ts: Date.now() } as unknown as StampedEvent);
   };
-  return { n, st, watched, change, logs };
+  const emit = (e: Record<string, unknown>) => listener({ ...e, seq: ++seq, ts: Date.now() } as unknown as StampedEvent);
+  return { n, st, watched, change, logs, emit };
 }
 
 const settle = () => new Promise((r) => setTimeout(r, 400));
@@ -81,6 +82,8 @@ test('a flapping state sends one message, about where it settled; one that flaps
   w.change('w1:p1', 'blocked');
   w.change('w1:p2', 'blocked');
   w.change('w1:p2', 'working');
+  // Other events about the pane (a turn ended, a hook ran) do not cancel its pending message.
+  w.emit({ type: 'pane_agent_turn_ended', pane: 'w1:p1', state: 'blocked' });
   await waitFor(() => rx.got.length >= 1, { message: 'a post', timeoutMs: 5000 });
   await settle();
   assert.deepEqual(rx.got.map((g) => g.path), ['/blocked/w1:p1']);
