@@ -295,3 +295,35 @@ test('scrolledBy finds a scroll only where the shifted screen matches', () => {
   assert.equal(scrolledBy(['a', 'b', 'c'], ['x', 'y', 'z']), 0);
   assert.equal(scrolledBy(['a'], ['b', 'c']), 0);
 });
+
+test('over TLS (the user\'s certificate) the page is served by https and the session cookie is Secure', async (t) => {
+  const { execFileSync } = await import('node:child_process');
+  const { mkdtempSync, rmSync } = await import('node:fs');
+  const { tmpdir } = await import('node:os');
+  const { join } = await import('node:path');
+  const https = await import('node:https');
+  const dir = mkdtempSync(join(tmpdir(), 'cas-web-tls-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const cert = join(dir, 'cert.pem');
+  const key = join(dir, 'key.pem');
+  try {
+    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-keyout', key, '-out', cert, '-days', '1', '-subj', '/CN=localhost'], { stdio: 'ignore' });
+  } catch {
+    t.skip('no openssl to make a test certificate');
+    return;
+  }
+  const s = await started(t, { tlsCert: cert, tlsKey: key });
+  assert.match(s.web.url, /^https:\/\//);
+  const token = new URL(s.web.pair(false).url).hash.slice(1);
+  const origin = `https://127.0.0.1:${s.port}`;
+  const r = await new Promise<{ status: number; cookie: string }>((resolve, reject) => {
+    const req = https.request({ host: '127.0.0.1', port: s.port, method: 'POST', path: '/api/pair', rejectUnauthorized: false, headers: { host: `127.0.0.1:${s.port}`, origin, 'content-type': 'application/json' } }, (res) => {
+      res.resume();
+      res.on('end', () => resolve({ status: res.statusCode!, cookie: String(res.headers['set-cookie']) }));
+    });
+    req.on('error', reject);
+    req.end(JSON.stringify({ token }));
+  });
+  assert.equal(r.status, 200);
+  assert.match(r.cookie, /; Secure/);
+});
