@@ -61,7 +61,12 @@ export class WebControl {
   }
 
   async start(p: WebStartParams = {}): Promise<WebStatus> {
-    if (this.web) return this.web.status();
+    if (this.web) {
+      // Already serving: settings asked for now would need a stop first; say so rather than ignore them.
+      const cur = this.web.settings;
+      const differs = (p.bind !== undefined && p.bind !== cur.bind) || (p.port !== undefined && p.port !== 0 && p.port !== this.web.status().port) || (p.tls_cert !== undefined && p.tls_cert !== cur.tlsCert);
+      return { ...this.web.status(), ...(differs ? { note: 'already serving with other settings; castellan web --stop first to change them' } : {}) };
+    }
     const c = this.side().config().web;
     const s: WebSettings = {
       bind: p.bind ?? c.bind,

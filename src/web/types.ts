@@ -50,4 +50,6 @@ export interface WebStatus {
   sessions: number;
   pending: number;
   pages: number;
+  /** Said when asked settings were not applied (the page is already served with others). */
+  note?: string;
 }

@@ -187,6 +187,10 @@ test('1,000 pairing attempts are refused, nothing is typed, and the server still
   assert.equal(r.code, 0, r.stderr);
   const { url } = JSON.parse(r.stdout) as { url: string };
   const origin = new URL(url).origin;
+  // Already serving: other settings are not silently ignored.
+  const again = await env.cli(['web', '--port', '1']);
+  assert.equal(again.code, 0);
+  assert.match(again.stderr, /already serving with other settings/);
   const before = await readPane(env, 'w1:p1');
   const statuses: number[] = [];
   for (let i = 0; i < 1000; i += 50) {

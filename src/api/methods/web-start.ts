@@ -23,6 +23,7 @@ export const webStatus = z.object({
   sessions: z.number(),
   pending: z.number(),
   pages: z.number(),
+  note: z.string().optional(),
 });
 
 /** The web room's refusals (plain HTTP off loopback, a port in use) as API errors. */

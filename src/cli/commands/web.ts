@@ -66,8 +66,9 @@ export default defineCommand({
         ctx.out(`castellan: open it once, within 10 minutes, in the browser to sign in${r.read_only ? ' (read-only)' : ''}; castellan web --revoke signs every browser out`);
         return EXIT.ok;
       }
-      const r = await api.request<{ url: string; sessions: number }>('web.start', start);
+      const r = await api.request<{ url: string; sessions: number; note?: string }>('web.start', start);
       ctx.out(values.json ? JSON.stringify(r) : `castellan: web view at ${r.url} (${r.sessions} browser session(s)); castellan web --pair signs a browser in`);
+      if (r.note && !values.json) ctx.err(`castellan: note: ${r.note}`);
       return EXIT.ok;
     } finally {
       api.close();
