@@ -45,6 +45,7 @@ export class LivePage {
   private readonly typing = new Set<string>();
   private bad = 0;
   private closed = false;
+  private alive = true;
 
   constructor(
     private readonly ws: WebSocket,
@@ -53,6 +54,7 @@ export class LivePage {
     private readonly remote: string,
   ) {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
+    ws.on('pong', () => (this.alive = true));
     ws.on('close', () => this.dispose());
     ws.on('error', () => this.dispose());
     this.send({ t: 'hello', session: host.session, version: host.version, browser: who.id, read_only: who.readOnly });
@@ -69,6 +71,22 @@ export class LivePage {
 
   askDone(d: unknown): void {
     this.send({ t: 'ask_done', ...(d as object) });
+  }
+
+  /** Called every HEARTBEAT_MS: a page that did not answer the last ping (a phone that slept, a dropped network) is cut. */
+  heartbeat(): void {
+    if (this.closed) return;
+    if (!this.alive) {
+      this.ws.terminate();
+      this.dispose();
+      return;
+    }
+    this.alive = false;
+    this.ws.ping();
+  }
+
+  get isClosed(): boolean {
+    return this.closed;
   }
 
   herd(rows: HerdRow[]): void {

@@ -14,6 +14,8 @@ import type { WebHost, WebSettings, WebStatus } from './types.js';
 
 const MAX_BODY = 4096;
 const MAX_PAGES = 16;
+/** Pages are pinged this often; one silent for a whole period is cut, so dead phones do not hold the page slots. */
+export const HEARTBEAT_MS = 30_000;
 /** The herd goes out this long after the first change of a burst (one push for a burst of events). */
 const HERD_COALESCE_MS = 15;
 
@@ -41,6 +43,7 @@ export class WebServer {
   private herdTimer: NodeJS.Timeout | undefined;
   private readonly unsubEvents: () => void;
   private port = 0;
+  private readonly heartbeat: NodeJS.Timeout;
   /** Governance questions still open, for pages that connect while they wait. */
   private readonly asks = new Map<string, Record<string, unknown>>();
 
@@ -58,6 +61,12 @@ export class WebServer {
     this.pairing.onRevoke(() => {
       for (const p of [...this.pages]) p.close(4401, 'revoked');
     });
+    this.heartbeat = setInterval(() => {
+      for (const p of [...this.pages]) {
+        p.heartbeat();
+        if (p.isClosed) this.pages.delete(p);
+      }
+    }, s.heartbeatMs ?? HEARTBEAT_MS).unref();
     this.unsubEvents = host.onEvent((e) => {
       if (e.type === 'web_action') return;
       this.scheduleHerd();
@@ -120,6 +129,7 @@ export class WebServer {
 
   async stop(): Promise<void> {
     this.unsubEvents();
+    clearInterval(this.heartbeat);
     clearTimeout(this.herdTimer);
     for (const p of [...this.pages]) p.close(1001, 'server stopping');
     this.wss.close();

@@ -39,6 +39,8 @@ export interface WebSettings {
   tlsCert?: string;
   tlsKey?: string;
   allowRemote: boolean;
+  /** How often pages are pinged (tests shorten it; default HEARTBEAT_MS). */
+  heartbeatMs?: number;
 }
 
 export interface WebStatus {

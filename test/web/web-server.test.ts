@@ -327,3 +327,12 @@ test('over TLS (the user\'s certificate) the page is served by https and the ses
   assert.equal(r.status, 200);
   assert.match(r.cookie, /; Secure/);
 });
+
+test('a page that stops answering pings (a phone that slept) is cut, freeing its slot', async (t) => {
+  const s = await started(t, { heartbeatMs: 100 });
+  const a = await socket(s.port, { origin: s.origin, cookie: await pair(s) });
+  t.after(() => a.ws.terminate());
+  await waitFor(() => s.web.status().pages === 1, { message: 'one page' });
+  (a.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+  await waitFor(() => s.web.status().pages === 0, { message: 'the silent page is cut', timeoutMs: 5000 });
+});
