@@ -30,6 +30,7 @@ import { footprint } from './sections/footprint.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
 import { micro } from './sections/micro.js';
+import { platform } from './sections/platform.js';
 import { restore } from './sections/restore.js';
 import { throughput } from './sections/throughput.js';
 import { web } from './sections/web.js';
@@ -48,6 +49,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['api', api],
   ['restore', restore],
   ['footprint', footprint],
+  ['platform', platform],
   ['web', web],
 ];
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'], lean: ['footprint'] };

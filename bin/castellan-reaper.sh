@@ -7,9 +7,27 @@
 # server is gone, however it went. Then every process in those sessions gets HUP, TERM and KILL,
 # under two seconds in all, and the reaper exits. Only builtins run in the loop (read, case, kill), so the
 # only child it ever starts is `sleep` between the steps.
+#
+# castellan-reaper.sh [--proc DIR] [--list]: how processes are listed is the server's platform room's choice
+# (src/platform/proc reaperArgs): with --proc, the kernel's process directory (Linux), read with builtins only; without
+# it, `ps` (POSIX options only, as macOS has them), where what belongs to a pane is its process group and every
+# descendant of its program; without ps, the leaders' process groups. POSIX sh and awk, nothing GNU.
 
 # Its own session already (spawned detached); a stray hangup or interrupt must not stop the watch.
 trap '' HUP INT
+
+proc= list=
+while [ $# -gt 0 ]; do
+  case $1 in
+    --proc) proc=${2-}; [ $# -lt 2 ] || shift ;;
+    --list) list=1 ;;
+  esac
+  shift
+done
+mode=groups
+if [ -n "$proc" ] && [ -r "$proc/self/stat" ]; then mode=proc
+elif command -v ps >/dev/null 2>&1 && command -v awk >/dev/null 2>&1; then mode=ps
+fi
 
 leaders=' '
 while IFS= read -r line; do
@@ -25,30 +43,53 @@ while IFS= read -r line; do
   esac
 done
 # `--list` (for tests): say which sessions would be ended, and touch nothing.
-if [ "${1-}" = --list ]; then
+if [ -n "$list" ]; then
   printf '%s\n' "$leaders"
   exit 0
 fi
 [ "$leaders" = ' ' ] && exit 0
 
-# The live (not zombie) processes of the leaders' sessions, from /proc; the session is the 4th field after the
-# command name, which is in parentheses and may hold anything, so the split starts after its last ") ".
+# The live (not zombie) processes of the leaders' panes.
+# proc: the session is the 4th field of each stat file after the command name, which is in parentheses and may hold
+# anything, so the split starts after its last ") ".
+# ps: a process belongs when its group is a leader's, or a leader (one that leads its own group) is among its ancestors.
 members() {
-  for d in /proc/[0-9]*; do
-    { IFS= read -r st < "$d/stat"; } 2>/dev/null || continue
-    set -f
-    # shellcheck disable=SC2086 # the split into fields is the point
-    set -- ${st##*") "}
-    set +f
-    [ "$1" = Z ] && continue
-    case $leaders in *" $4 "*) printf '%s ' "${d#/proc/}" ;; esac
-  done
+  case $mode in
+    proc)
+      for d in "$proc"/[0-9]*; do
+        { IFS= read -r st < "$d/stat"; } 2>/dev/null || continue
+        set -f
+        # shellcheck disable=SC2086 # the split into fields is the point
+        set -- ${st##*") "}
+        set +f
+        [ "$1" = Z ] && continue
+        case $leaders in *" $4 "*) printf '%s ' "${d##*/}" ;; esac
+      done ;;
+    ps)
+      LC_ALL=C ps -A -o pid= -o ppid= -o pgid= -o stat= 2>/dev/null | awk -v L="$leaders" -v self=$$ '
+        BEGIN { n = split(L, a, " "); for (i = 1; i <= n; i++) lead[a[i]] = 1 }
+        $1 ~ /^[0-9]+$/ { k++; pid[k] = $1; pp[$1] = $2; pg[$1] = $3; st[$1] = substr($4, 1, 1) }
+        END {
+          for (i = 1; i <= k; i++) {
+            p = pid[i]
+            if (st[p] == "Z" || p == self) continue
+            ok = (pg[p] in lead)
+            q = p
+            for (d = 0; !ok && d <= 64 && q > 1; d++) {
+              if ((q in lead) && pg[q] == q) ok = 1
+              else if (q in pp) q = pp[q]
+              else break
+            }
+            if (ok) printf "%s ", p
+          }
+        }' ;;
+  esac
 }
 
 # Has not exited: a zombie has (it only waits for its new parent, init, to reap it).
 running() {
-  if [ -r /proc/self/stat ]; then
-    { IFS= read -r st < "/proc/$1/stat"; } 2>/dev/null || return 1
+  if [ "$mode" = proc ]; then
+    { IFS= read -r st < "$proc/$1/stat"; } 2>/dev/null || return 1
     set -f
     # shellcheck disable=SC2086
     set -- ${st##*") "}
@@ -59,12 +100,12 @@ running() {
   fi
 }
 
-# One step: signal everything left, then wait up to $2 ticks of 100 ms for it to be gone. A scan of /proc costs
-# dash tens of milliseconds (its `read` takes a byte per syscall), so between ticks only the processes just
-# signalled are checked; the next step's scan finds anything started meanwhile. Where there is no
-# /proc (macOS), the leaders' process groups are what can be reached.
+# One step: signal everything left, then wait up to $2 ticks of 100 ms for it to be gone. A scan of the process
+# directory costs dash tens of milliseconds (its `read` takes a byte per syscall), and a ps a process start, so between
+# ticks only the processes just signalled are checked; the next step's scan finds anything started meanwhile. Without a
+# way to list processes, the leaders' process groups are what can be reached.
 step() {
-  if [ -r /proc/self/stat ]; then
+  if [ "$mode" != groups ]; then
     left=$(members)
     [ -n "$left" ] || exit 0
   else
@@ -92,5 +133,5 @@ step KILL 3
 step KILL 2
 step KILL 2
 # Whatever is left now is unkillable (stuck in the kernel): exit 1 says so.
-[ -r /proc/self/stat ] && [ -n "$(members)" ] && exit 1
+[ "$mode" != groups ] && [ -n "$(members)" ] && exit 1
 exit 0

@@ -7,7 +7,8 @@
 #   MESSAGE  optional text for the badge
 #
 # Sends pane.report_agent (source "hook" unless CASTELLAN_REPORT_SOURCE says cli/api) with a microsecond seq where
-# the clock has one. Transport: `nc -U` on the socket when nc can do Unix sockets, else this checkout's
+# perl can tell the time that finely. POSIX sh and stock macOS tools only (nothing GNU).
+# Transport: `nc -U` on the socket when nc can do Unix sockets, else this checkout's
 # bin/castellan.js (`api call`), else `castellan` on PATH. With PANE "." outside a castellan pane it does nothing.
 # Exit: 0 sent (or nothing to do), 1 not delivered, 2 usage.
 set -u
@@ -40,10 +41,13 @@ json_escape() {
       printf "%s", o }'
 }
 
-# seq: microseconds since the epoch when date can say (GNU); otherwise none (the report is then not ordered).
+# seq: microseconds since the epoch, from perl's gettimeofday (POSIX sh has no clock finer than a second, and GNU
+# date's %N is not on a Mac; perl is, and on Debian in perl-base); without perl, none (the report is then not ordered).
 seq=
-now=$(date +%s%N 2>/dev/null)
-case $now in *[!0-9]*|'') ;; *) [ ${#now} -ge 16 ] && seq=$(printf '%s' "$now" | cut -c1-16);; esac
+if command -v perl >/dev/null 2>&1; then
+  now=$(perl -MTime::HiRes=gettimeofday -e 'my @t = gettimeofday(); printf "%d%06d", @t' 2>/dev/null)
+  case $now in *[!0-9]*|'') ;; *) [ ${#now} -eq 16 ] && seq=$now;; esac
+fi
 
 json="{\"pane_id\":\"$pane\",\"agent\":\"$(json_escape "$agent")\",\"state\":\"$state\",\"source\":\"$source\""
 [ -n "$message" ] && json="$json,\"message\":\"$(json_escape "$message")\""

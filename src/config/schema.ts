@@ -81,8 +81,9 @@ export const CONFIG_SHAPE = {
     copy_mode_keys: oneOf(['vi', 'emacs']),
   }),
   // restore: what a start does with the session's snapshot; relaunch: programs brought back (read from the user layer only);
-  // new_pane_cwd: where a new pane starts (the focused pane's directory, or the server's).
-  session: z.object({ shell: str(), restore: oneOf(['auto', 'ask', 'off']), relaunch: strList(), new_pane_cwd: oneOf(['pane', 'server']) }),
+  // new_pane_cwd: where a new pane starts (the focused pane's directory, or the server's);
+  // remain_on_exit: which panes stay when their program exits (failed: only a failure, as a shell's `exit` closes its pane).
+  session: z.object({ shell: str(), restore: oneOf(['auto', 'ask', 'off']), relaunch: strList(), new_pane_cwd: oneOf(['pane', 'server']), remain_on_exit: oneOf(['failed', 'on', 'off']) }),
   // Key specs and action names are checked by the input layer; here they only need to be strings.
   keys: z.record(z.string(), str()),
   hooks: z.object({ hooks: z.array(HookSchema, { error: 'expected a list of hook tables ([[hooks.hooks]])' }) }),
@@ -123,7 +124,7 @@ export const DEFAULT_CONFIG: Config = {
     window_size: 'smallest',
     copy_mode_keys: 'vi',
   },
-  session: { shell: '', restore: 'auto', relaunch: [], new_pane_cwd: 'pane' },
+  session: { shell: '', restore: 'auto', relaunch: [], new_pane_cwd: 'pane', remain_on_exit: 'failed' },
   keys: { prefix: 'C-b' },
   hooks: { hooks: [] },
   governance: {

@@ -107,7 +107,8 @@ export type ActionOf<T extends ActionType> = Extract<Action, { type: T }>;
 
 /** Actions the runtime itself feeds to the reducer (pty exits, detection, titles), never from users. */
 export type InternalAction =
-  | { type: 'pane.exited'; pane: string; code: number | null; signal?: number | null }
+  /** `close`: the pane goes once marked exited (remain_on_exit said so); else it stays, showing how it ended. */
+  | { type: 'pane.exited'; pane: string; code: number | null; signal?: number | null; close?: boolean }
   | { type: 'pane.title'; pane: string; title: string }
   /** The pane's worktree and its change summary (src/worktree), or none. */
   | { type: 'pane.worktree'; pane: string; worktree?: import('./types.js').PaneWorktree }

@@ -212,6 +212,8 @@ export function reducePaneAction(d: Draft, a: AnyAction): void {
       if (isSubHarness(p)) endSubHarness(d, p, exitStatus(a.code, a.signal), a.code, a.signal ?? null);
       // The delegating program is gone: so is its tree (unless limits.keep_children).
       closeChildren(d, p.id);
+      const w = d.state.windows[p.window];
+      if (a.close && w && !isSubHarness(p)) closePane(d, d.state.panes[p.id] ?? p, w);
       return;
     }
     case 'pane.reserve': {

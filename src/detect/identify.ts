@@ -13,9 +13,9 @@ export type { Signature };
 export interface ProcInfo {
   pid: number;
   ppid: number;
-  /** /proc/<pid>/comm: the executable name, at most 15 characters. */
+  /** The kernel's short program name (comm): the executable name, at most 15 characters. */
   comm: string;
-  /** /proc/<pid>/cmdline split at NULs (may be empty for kernel threads or vanished processes). */
+  /** The process's argv (may be empty for kernel threads or vanished processes). */
   argv: readonly string[];
 }
 

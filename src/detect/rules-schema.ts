@@ -74,7 +74,7 @@ export const submitSchema = z.strictObject({
  * never add a signature (a signature decides which agent a program is, and with it which commands castellan runs).
  */
 export const identifySchema = z.strictObject({
-  /** Exact executable names: /proc comm (at most 15 characters) or argv[0]'s basename (`opencode`, `.kilo`). */
+  /** Exact executable names: the kernel's comm (at most 15 characters) or argv[0]'s basename (`opencode`, `.kilo`). */
   names: z.array(z.string().min(1).max(64).regex(/^[^\s/]+$/, 'a file name, no "/" or spaces')).max(16).default([]),
   /** npm/pip package names: an argument (`npx opencode-ai@1.2`) or a path segment (`…/node_modules/@kilocode/cli/…`). */
   packages: z.array(z.string().min(1).max(128).regex(/^[@A-Za-z0-9._/-]+$/, 'a package name')).max(16).default([]),

@@ -4,7 +4,7 @@ import { execFile } from 'node:child_process';
 import { closeSync, constants, fstatSync, lstatSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { lstat, readdir, unlink } from 'node:fs/promises';
 import { join } from 'node:path';
-import { pidExists } from '../platform/proc.js';
+import { pidExists } from '../platform/proc/index.js';
 
 /** Request files older than this are left over from requesters that died. */
 export const STALE_MS = 60_000;

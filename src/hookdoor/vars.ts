@@ -1,7 +1,7 @@
 // What the door's sh side hands over besides the payload: the environment variables the bridge's run reads.
 //
 // The one list: share/hooks/door.sh writes exactly these (test/hookdoor/door-sh.test.ts holds the two together), as
-// NUL-terminated NAME=value records, set ones only. The server never reads /proc/PID/environ: in a sandbox's own pid
+// NUL-terminated NAME=value records, set ones only. The server never reads another process's environment: in a sandbox's own pid
 // namespace the requester's $$ names some other process of ours.
 
 /**

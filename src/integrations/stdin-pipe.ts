@@ -5,15 +5,17 @@
 // in the process and waits for event-loop turns (~5-8 ms on every call here, for a few hundred bytes). Instead, on
 // Linux, it is drained synchronously from a descriptor that cannot block: EOF means done; "would block" means the
 // writer is still going, and the caller reads the rest through the stream this returns, with its deadline.
-// - a pipe (a shell pipeline, a Rust agent): a second, non-blocking descriptor of it, opened through /proc/self/fd/0;
-// - a socketpair (what Node-based agents give: libuv's stdio "pipe"; /proc cannot open a socket): fd 0 itself, once
+// - a pipe (a shell pipeline, a Rust agent): a second, non-blocking descriptor of it (src/platform/proc reopens fd 0);
+// - a socketpair (what Node-based agents give: libuv's stdio "pipe"; a socket cannot be reopened): fd 0 itself, once
 //   opened as libuv's pipe handle (raw-pipe/stdin.ts, or process.stdin when that is not available), because
-//   uv_pipe_open makes it non-blocking; the flag is checked in /proc/self/fdinfo/0 first: a blocking descriptor is never read.
-// Anything unusual (another kind, no /proc, another OS, a read error) returns what was read and leaves the rest to the stream.
+//   uv_pipe_open makes it non-blocking; the platform room checks the flag first: a blocking descriptor is never read.
+// Anything unusual (another kind, the portable backend, another OS, a read error) returns what was read and leaves the
+// rest to the stream.
 // Never a read that may block: a read blocked past the deadline (in the main thread, or in the thread pool, which
 // keeps the process from exiting even through process.exit on Node 20) is a bridge killed by the agent's hook
 // timeout, and that is a tool call waved through.
-import { closeSync, constants, fstatSync, openSync, readSync } from 'node:fs';
+import { closeSync, fstatSync, readSync } from 'node:fs';
+import { fdNonBlocking, reopenStdinNonBlocking } from '../platform/proc/index.js';
 import { rawStdin, type ByteSource } from './raw-pipe/index.js';
 
 export interface PipeRead {
@@ -27,20 +29,9 @@ export interface PipeRead {
 
 const CHUNK = 64 * 1024;
 
-/** Is this descriptor's file description non-blocking (Linux: the octal `flags` line of /proc/self/fdinfo/FD)? */
+/** Is this descriptor's file description non-blocking? (false where the platform cannot tell: never read then.) */
 export function isNonBlocking(fd: number): boolean {
-  let f: number | undefined;
-  try {
-    // Not readFileSync: its first call costs ~1 ms here; a proc file this small comes in one read.
-    f = openSync(`/proc/self/fdinfo/${fd}`, 'r');
-    const buf = Buffer.allocUnsafe(4096);
-    const m = /^flags:\s+([0-7]+)$/m.exec(buf.toString('latin1', 0, readSync(f, buf, 0, buf.length, null)));
-    return !!m && (parseInt(m[1]!, 8) & constants.O_NONBLOCK) !== 0;
-  } catch {
-    return false;
-  } finally {
-    if (f !== undefined) closeSync(f);
-  }
+  return fdNonBlocking(fd);
 }
 
 /** Reads `fd` (non-blocking) until EOF, "would block", an error, or just past `maxBytes`. */
@@ -80,13 +71,9 @@ export function readPipeNow(maxBytes: number, stdinStream: () => ByteSource = ()
   }
   if (kind === 'socket') return readSocketNow(maxBytes, stdinStream);
   if (kind !== 'fifo') return undefined;
-  let fd: number;
-  try {
-    // A FIFO only: a file would be reopened at offset 0.
-    fd = openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK);
-  } catch {
-    return undefined;
-  }
+  // A FIFO only: a file would be reopened at offset 0.
+  const fd = reopenStdinNonBlocking();
+  if (fd === undefined) return undefined;
   try {
     return drain(fd, maxBytes);
   } finally {

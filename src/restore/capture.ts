@@ -1,10 +1,10 @@
-// Takes a snapshot of the live session: layout, each pane's cwd and foreground program (from /proc), agent session ids, history.
+// Takes a snapshot of the live session: layout, each pane's cwd and foreground program (src/platform/proc), agent session ids, history.
 import { readdir, stat } from 'node:fs/promises';
 import { basename, join } from 'node:path';
 import { panesOf } from '../core/layout.js';
 import type { PaneState, State } from '../core/types.js';
 import { identify } from '../detect/identify.js';
-import { readPaneProcesses } from '../platform/proc.js';
+import { readPaneProcesses } from '../platform/proc/index.js';
 import { PaneHistory, type HistorySource } from './history-pieces.js';
 import { LIMITS, sessionIdSchema, SNAPSHOT_VERSION, type PaneSnapshot, type Snapshot } from './schema.js';
 

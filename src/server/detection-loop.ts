@@ -9,13 +9,8 @@ import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
 import type { DetectState } from '../detect/rules-schema.js';
 import { isSubmitKey } from '../detect/submit.js';
-import { foregroundPgid, readPaneProcesses, readStat } from '../platform/proc.js';
+import { foregroundPgid, processName, readPaneProcesses } from '../platform/proc/index.js';
 import type { PaneRuntime } from './pane-runtime.js';
-
-/** The process name of a process group's leader ("vim", "node"), for automatic pane names. */
-function processName(pid: number): string | undefined {
-  return readStat(pid)?.comm;
-}
 
 /** Time for the loop: the real clock, or a fake one in replay tests (test/detect/stream-replay.test.ts). */
 export interface DetectionClock {

@@ -1,7 +1,7 @@
 // The only node-pty import: spawning pane programs, with tail-safe exit, no leaked fds, and a kill that ends the pane's whole session.
-import { closeSync, constants, openSync, readlinkSync, readSync } from 'node:fs';
+import { closeSync, constants, openSync, readSync } from 'node:fs';
 import pty from '@lydell/node-pty';
-import { foregroundPgid, processAlive } from '../platform/proc.js';
+import { childAlive, foregroundPgid, processCwd } from '../platform/proc/index.js';
 import { closeOnExec, closeOnExecAll } from './fd-cloexec.js';
 import { endSessions, type Step } from './terminate.js';
 
@@ -49,7 +49,7 @@ export interface PtyProcess {
   resume(): void;
   /** Name of the foreground process of the terminal (e.g. "vim", "claude"). */
   foregroundName(): string | undefined;
-  /** Pid of the terminal's foreground process group leader, from /proc (Linux). */
+  /** Pid of the terminal's foreground process group leader (src/platform/proc). */
   foregroundPid(): number | undefined;
   /** Current directory of the foreground process (for splits that open where you are). */
   cwd(): string | undefined;
@@ -214,7 +214,7 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       // node-pty destroys the pty socket 200 ms after the child exits; a paused socket would lose its tail.
       // While paused, watch for the child's death and resume at once so the rest is read in time.
       watch = setInterval(() => {
-        if (!processAlive(p.pid)) self.resume();
+        if (!childAlive(p.pid)) self.resume();
       }, 20);
       watch.unref();
     },
@@ -237,15 +237,7 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
     },
     cwd() {
       const pid = self.foregroundPid() ?? p.pid;
-      try {
-        return readlinkSync(`/proc/${pid}/cwd`);
-      } catch {
-        try {
-          return readlinkSync(`/proc/${p.pid}/cwd`);
-        } catch {
-          return undefined;
-        }
-      }
+      return processCwd(pid) ?? (pid === p.pid ? undefined : processCwd(p.pid));
     },
     kill(steps = CLOSE_STEPS) {
       if (exited) return Promise.resolve();

@@ -6,11 +6,12 @@
 // pipe whose other end only the server holds, so the kernel tells it the moment the server is gone.
 //
 // Why /bin/sh and not Node: it sleeps in `read` for the server's whole life, and a second Node process for
-// that cost 43 MB RSS (7.5 MB of it private); dash costs about 1 MB. What it must do when woken (scan /proc,
+// that cost 43 MB RSS (7.5 MB of it private); dash costs about 1 MB. What it must do when woken (list the panes' processes,
 // send three signals with short waits) is a few builtins.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { reaperArgs } from '../platform/proc/index.js';
 import { closeOnExecAll } from './fd-cloexec.js';
 import { watchPtys } from './pty.js';
 
@@ -41,7 +42,7 @@ export function startReaper(log: (msg: string) => void): Reaper {
     starts++;
     // The reaper must not inherit fds the server got from whoever started it, nor any pane's pty master.
     closeOnExecAll();
-    const c = spawn(SHELL, [REAPER_SCRIPT], { detached: true, cwd: '/', stdio: ['pipe', 'ignore', 'ignore'] });
+    const c = spawn(SHELL, [REAPER_SCRIPT, ...reaperArgs()], { detached: true, cwd: '/', stdio: ['pipe', 'ignore', 'ignore'] });
     child = c;
     c.unref();
     const stdin = c.stdin!;

@@ -22,6 +22,7 @@ import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
 import { withNewPaneCwd } from './new-pane-cwd.js';
 import { PaneRuntime } from './pane-runtime.js';
+import { closesOnExit } from './remain-on-exit.js';
 import { endSessions } from './terminate.js';
 import { Asks } from './asks.js';
 import { explainPane } from './explain-pane.js';
@@ -231,7 +232,8 @@ export class ServerSession implements SessionApi {
       scrollback: this.config.value.ui.scrollback,
       onDirty: () => this.paneDirty(id),
       onExit: (x) => {
-        if (this.st.panes[id] && this.runtimes.get(id) === rt) this.safeDispatch({ type: 'pane.exited', pane: id, code: x.code, signal: x.signal });
+        const close = closesOnExit(this.config.value.session.remain_on_exit, x);
+        if (this.st.panes[id] && this.runtimes.get(id) === rt) this.safeDispatch({ type: 'pane.exited', pane: id, code: x.code, signal: x.signal, close });
       },
       onTitle: (title) => this.safeDispatch({ type: 'pane.title', pane: id, title }),
       onBell: () => this.toViewers(id, { bell: { pane: id } }),

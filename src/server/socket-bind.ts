@@ -9,7 +9,7 @@
 // Kept free of the API and the session so a losing `server start` exits without loading them.
 import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
-import { pidExists } from '../platform/proc.js';
+import { pidExists } from '../platform/proc/index.js';
 import { dirname, join } from 'node:path';
 
 /** A refusal to start: another server has the path (EALREADY) or the path is unsafe to use (EUNSAFE). */

@@ -2,10 +2,9 @@
 //
 // A pane's program leads its own session (forkpty calls setsid), and everything it starts stays in that
 // session unless it calls setsid itself: its children, and jobs a shell put in other process groups. So
-// the session id, not the process group, says what belongs to a pane. Linux lists sessions in /proc;
-// elsewhere only the leader's process group is reachable.
-import { readdirSync } from 'node:fs';
-import { pidExists, readStat } from '../platform/proc.js';
+// the session id, not the process group, says what belongs to a pane. Linux lists sessions; elsewhere (the portable
+// backend of src/platform/proc) a pane's process group and its program's descendants are what can be found.
+import { pidExists, sessionMembers as membersOf } from '../platform/proc/index.js';
 
 export interface Step {
   signal: NodeJS.Signals;
@@ -21,29 +20,15 @@ export const STOP_STEPS: readonly Step[] = [
 ];
 
 const POLL_MS = 25;
-/** A fork bomb in a pane must not make one scan unbounded. */
-const MAX_SCAN = 100_000;
 
 /**
- * Live (not zombie) processes in the given sessions, or undefined where there is no /proc. A leader that is still our
- * own child counts even before it leads its session: node-pty's child calls setsid() only after the fork, so a pane
- * closed the instant it was split (or a server stopped then) would otherwise find nothing to signal, and its shell
+ * Live (not zombie) processes in the given sessions, or undefined where the platform cannot list them. A leader that is
+ * still our own child counts even before it leads its session: node-pty's child calls setsid() only after the fork, so a
+ * pane closed the instant it was split (or a server stopped then) would otherwise find nothing to signal, and its shell
  * would go on to exec and outlive the pane (seen as a test process that never exited).
  */
 export function sessionMembers(leaders: ReadonlySet<number>): number[] | undefined {
-  let names: string[];
-  try {
-    names = readdirSync('/proc');
-  } catch {
-    return undefined;
-  }
-  const out: number[] = [];
-  for (const name of names.slice(0, MAX_SCAN)) {
-    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
-    const s = readStat(Number(name));
-    if (s && s.state !== 'Z' && (leaders.has(s.session) || (leaders.has(s.pid) && s.ppid === process.pid)) && s.pid !== process.pid) out.push(s.pid);
-  }
-  return out;
+  return membersOf(leaders, process.pid);
 }
 
 function signal(pid: number, sig: NodeJS.Signals): void {
@@ -58,7 +43,7 @@ function signal(pid: number, sig: NodeJS.Signals): void {
 function signalSessions(leaders: ReadonlySet<number>, sig: NodeJS.Signals): number {
   const members = sessionMembers(leaders);
   if (!members) {
-    // No /proc (macOS): the leaders' process groups are what can be reached.
+    // Nothing can be listed (no ps): the leaders' process groups are what can be reached.
     for (const pid of leaders) signal(-pid, sig);
     return [...leaders].filter((pid) => pidExists(pid)).length;
   }

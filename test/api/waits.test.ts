@@ -118,7 +118,7 @@ describe('waits and agent state', () => {
   });
 
   test('an exited program resets the hook lock and the state becomes unknown', async () => {
-    const p = (await api.request<{ pane_id: string }>('pane.split', { pane_id: pane, command: ['/bin/sh', '-c', 'read x'] })).pane_id;
+    const p = (await api.request<{ pane_id: string }>('pane.split', { pane_id: pane, command: ['/bin/sh', '-c', 'read x; exit 5'] })).pane_id; // a failure: the pane stays
     await report(api, p, 'working');
     const events: Array<Record<string, unknown>> = [];
     const sub = await srv.connect();

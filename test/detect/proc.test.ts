@@ -5,7 +5,7 @@ import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { foregroundPgid, parseStat, readPaneProcesses } from '../../src/platform/proc.js';
+import { foregroundPgid, parseStat, readPaneProcesses } from '../../src/platform/proc/index.js';
 
 const HAS_PROC = existsSync('/proc/self/stat');
 

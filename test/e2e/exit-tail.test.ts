@@ -40,7 +40,7 @@ test('panes split with a command via the API keep their last output, 8 times on 
   for (let round = 1; round <= 8; round++) {
     // Alternate sizes and exit codes so a stale result from an earlier round cannot pass.
     const n = round % 2 ? 3000 : 1234;
-    const code = round % 5;
+    const code = 1 + (round % 5); // a failure: the pane stays to be read (a clean exit closes it)
     const { pane_id } = await env.call<{ pane_id: string }>('pane.split', { pane_id: 'w1:p1', direction: 'down', command: SEQ(n, code) });
     await checkSeqPane(env, pane_id, n, code, `split round ${round}`);
     await env.call('pane.close', { pane_id });

@@ -71,6 +71,8 @@ test('a bare shell, a pager and a finished command get no badge and no count; an
   await h.waitForFrame('p2');
   // p1 is unfocused now: a finished command there is what used to turn "✔ done".
   assert.equal((await env.cli(['pane', 'send', '--pane', 'w1:p1', '--enter', 'seq 1 400000'])).code, 0);
+  // seq must have finished: while it runs it is a program castellan does not know, which gets a generic badge.
+  await h.waitForText(/│400000 /, { timeoutMs: 30_000, message: 'seq finished' });
   await waitForPane(env, 'w1:p1', (p) => p.agent.state === 'done' || p.agent.state === 'idle', { timeoutMs: 20_000, message: 'heuristics read the shell (they still run)' });
   assert.equal((await env.cli(['pane', 'send', '--pane', 'w1:p2', '--enter', 'less /etc/passwd'])).code, 0);
   await h.waitForText(/root/, { message: 'less on screen' });

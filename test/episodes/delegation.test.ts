@@ -59,6 +59,10 @@ function setup(env: TempEnv): { parent: string } {
   writeFileSync(
     join(env.home, '.castellan', 'config.toml'),
     [
+      // The test reads the tree after the root program exits 0, which would otherwise close its pane and the session.
+      '[session]',
+      'remain_on_exit = "on"',
+      '',
       '[limits]',
       'max_depth = 1',
       '',

@@ -10,7 +10,7 @@ import { waitFor } from '../support/wait-for.js';
 import { emptyState, reduce } from '../../src/core/reducer.js';
 import { Capture } from '../../src/restore/capture.js';
 import { planRestore } from '../../src/restore/plan.js';
-import { readPaneProcesses } from '../../src/platform/proc.js';
+import { readPaneProcesses } from '../../src/platform/proc/index.js';
 import { Screen } from '../../src/server/screen.js';
 
 for (const [agent, id, typed] of [

@@ -8,6 +8,7 @@ import { join } from 'node:path';
 import { AGENT_HOOK_INPUT_MAX } from '../../src/integrations/agent-bridge.js';
 import { TOOL_INPUT_MAX } from '../../src/api/methods/agent-hook.js';
 import { MAX_LINE_BYTES } from '../../src/api/protocol.js';
+import { loadBound, loadNote } from '../support/load.js';
 import { makeTempEnv, type TempEnv } from '../support/temp-env.js';
 import { fakeLineServer, GATE, gateAnswer, limiter, runHook } from './bridge-support.js';
 
@@ -38,7 +39,7 @@ const pool = limiter(4);
 /** Shortens the agent.hook deadline (9 s for Claude, Codex and pi; 4 s for Gemini) so a silent server costs little. */
 const REPLY_MS = 800;
 /** Node start, the deadline and governance, on a loaded box; the default deadline (9 s) would not fit in it. */
-const BOUND_MS = 6000;
+const BOUND_MS = loadBound(6000, 8500);
 
 describe('gating round trips to a server that misbehaves', { concurrency: true }, () => {
   let dir: string;
@@ -65,7 +66,7 @@ describe('gating round trips to a server that misbehaves', { concurrency: true }
           const feed = { kind: 'whole' as const, data: JSON.stringify(GATE[agent].call(dir)) };
           const r = await runHook({ agent, event: GATE[agent].event, feed, env: env(sockets[mode], { CASTELLAN_AGENT_ID: 'a1', CASTELLAN_HOOK_REPLY_MS: String(REPLY_MS) }), cwd: dir });
           assert.equal(r.hung, false);
-          assert.ok(r.ms < BOUND_MS, `took ${Math.round(r.ms)} ms`);
+          assert.ok(r.ms < BOUND_MS, `took ${Math.round(r.ms)} ms (${loadNote()})`);
           const a = gateAnswer(agent, r.stdout);
           assert.equal(a?.decision, 'deny', `allowed (stdout ${JSON.stringify(r.stdout)})`);
           assert.match(a!.reason, /per-agent hooks of a1 could not be checked/);
@@ -126,7 +127,7 @@ describe('an over-size tool_input on the way to the agent\'s own hooks', () => {
         env: { ...env.env, CASTELLAN_ENV: '1', CASTELLAN_SOCKET: env.socket, CASTELLAN_PANE_ID: 'w1:p1', CASTELLAN_AGENT_ID: 'a1' },
         cwd: env.home,
       });
-      assert.ok(r.ms < BOUND_MS, `took ${Math.round(r.ms)} ms`);
+      assert.ok(r.ms < BOUND_MS, `took ${Math.round(r.ms)} ms (${loadNote()})`);
       const a = gateAnswer('claude', r.stdout);
       assert.equal(a?.decision, 'deny');
       assert.match(a!.reason, /larger than the 3145728 the agent's own hooks accept/);

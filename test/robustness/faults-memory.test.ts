@@ -10,7 +10,8 @@ import { waitFor } from '../support/wait-for.js';
 
 const PANES = 20;
 /** ~12,000 lines: more than the default 10,000 lines of scrollback, so every pane's history is full (~1 MB each in the history store). */
-const FLOOD = ['sh', '-c', 'seq -f "%08g a line of scrollback text" 1 12000'];
+// Exits 1: a failed pane stays (remain_on_exit "failed"), holding its scrollback until closed.
+const FLOOD = ['sh', '-c', 'seq -f "%08g a line of scrollback text" 1 12000; exit 1'];
 const MB = 1024 * 1024;
 
 

@@ -3,6 +3,7 @@ import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { reaperArgs } from '../../src/platform/proc/index.js';
 import { REAPER_SCRIPT } from '../../src/server/reaper.js';
 import { pidAlive, tempEnvFor } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
@@ -13,7 +14,7 @@ const STUBBORN = ['sh', '-c', 'trap "" HUP TERM; while :; do sleep 1; done'];
 function runScript(input: string | Buffer, args: string[] = []): Promise<{ code: number | null; out: string; ms: number }> {
   return new Promise((resolve, reject) => {
     const t0 = Date.now();
-    const c = spawn('/bin/sh', [REAPER_SCRIPT, ...args], { stdio: ['pipe', 'pipe', 'ignore'] });
+    const c = spawn('/bin/sh', [REAPER_SCRIPT, ...reaperArgs(), ...args], { stdio: ['pipe', 'pipe', 'ignore'] });
     let out = '';
     c.stdout.on('data', (d) => (out += d));
     c.on('error', reject);

@@ -4,7 +4,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { endSessions, sessionMembers } from '../../src/server/terminate.js';
-import { processAlive } from '../../src/platform/proc.js';
+import { processAlive } from '../../src/platform/proc/index.js';
 
 const HAS_PROC = existsSync('/proc/self/stat');
 const STEPS = [

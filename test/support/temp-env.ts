@@ -179,6 +179,8 @@ export function makeTempEnv(opts: TempEnvOptions = {}): TempEnv {
     LC_ALL: 'C.UTF-8',
     HISTFILE: '/dev/null',
     INPUTRC: '/dev/null',
+    // The CI's second pass forces the portable process backend (src/platform/proc) in every server a test starts.
+    ...(process.env.CASTELLAN_PLATFORM_BACKEND ? { CASTELLAN_PLATFORM_BACKEND: process.env.CASTELLAN_PLATFORM_BACKEND } : {}),
     ...opts.env,
   };
   const entry = { home, root };

@@ -5,7 +5,7 @@ import { paneIdSchema, agentStateSchema } from '../../core/actions.js';
 import { isSkip, planReport } from '../../integrations/resolve.js';
 import { HARNESS_TABLES } from '../../integrations/tables.js';
 import { resolvePaths } from '../../platform/paths.js';
-import { descendsFrom } from '../../platform/proc.js';
+import { descendsFromAsync } from '../../platform/proc/index.js';
 import type { Connection, MethodContext } from '../context.js';
 import { defineMethod } from '../define-method.js';
 import { valueDeeperThan } from '../json-guard.js';
@@ -51,7 +51,7 @@ const params = z
       .default({}),
     /** Microseconds since the epoch at which the agent fired the event: the server drops a report older than the last. */
     seq: z.number().int().nonnegative().max(Number.MAX_SAFE_INTEGER),
-    /** The agent's process: it must run in the pane (checked in /proc where there is one). */
+    /** The agent's process: it must run in the pane (checked in the process table, src/platform/proc). */
     pid: z.number().int().positive().max(2 ** 31),
     /** The agent's working directory (a tool call is governed from there unless its payload names a cwd). */
     cwd: z.string().min(1).max(4096).refine((p) => isAbsolute(p) && !p.includes('\0'), 'must be an absolute path without NUL').optional(),
@@ -80,15 +80,15 @@ const result = z.object({
 });
 type Result = z.input<typeof result>;
 
-/** (pane, pid) pairs already checked on a connection: the check reads /proc once per pane and process, not per event. */
+/** (pane, pid) pairs already checked on a connection: the check reads the process table once per pane and process, not per event. */
 const verified = new WeakMap<Connection, Set<string>>();
 
-function checkCaller(ctx: MethodContext, p: Params): void {
+async function checkCaller(ctx: MethodContext, p: Params): Promise<void> {
   const key = `${p.pane_id}|${p.pid}`;
   const seen = verified.get(ctx.conn);
   if (seen?.has(key)) return;
   const root = ctx.session.paneInfo(p.pane_id)?.pid;
-  const ok = root === undefined ? false : descendsFrom(p.pid, root);
+  const ok = root === undefined ? false : await descendsFromAsync(p.pid, root);
   if (ok === false) throw new ApiError('not_allowed', `process ${p.pid} does not run in pane ${p.pane_id}`);
   const set = seen ?? new Set<string>();
   if (set.size < 64) set.add(key);
@@ -154,7 +154,7 @@ export default defineMethod({
   result,
   handler: async (ctx, p): Promise<Result> => {
     if (!ctx.session.state().panes[p.pane_id]) throw new ApiError('pane_not_found', `no pane ${p.pane_id}`);
-    checkCaller(ctx, p);
+    await checkCaller(ctx, p);
     const { denyAnswer, toolEventKind } = await governance();
     const kind = toolEventKind(p.agent, p.event);
     // The agent's own SubagentStop hooks join governance in the bridge (govern.ts): that whole answer stays there.

@@ -1,40 +1,14 @@
-// Reads a pane's process tree from /proc (Linux): descendants of the pane's root process and the terminal's foreground group.
+// The Linux backend: every answer read from /proc, the kernel's own files, with no process started.
 //
 // Cheap and never throwing: a vanished process or an unreadable file just drops out. Children come
 // from /proc/<pid>/task/<tid>/children when the kernel has it (CONFIG_PROC_CHILDREN), else from one
-// scan of /proc/*/stat. On other platforms (no /proc) the result is empty and identification falls
-// back to the launch command and reports.
-import { readdirSync, readFileSync } from 'node:fs';
+// scan of /proc/*/stat. Sessions (what a pane owns) are listed from one scan of /proc/*/stat.
+import { closeSync, constants, openSync, readdirSync, readFileSync, readlinkSync, readSync } from 'node:fs';
 import { join } from 'node:path';
-import type { ProcInfo } from '../detect/identify.js';
+import type { PaneProcesses, ProcBackend, ProcOptions, ProcStat } from './types.js';
+import { pidExists } from './pid.js';
 
-export interface ProcStat {
-  pid: number;
-  comm: string;
-  ppid: number;
-  pgrp: number;
-  /** The session the process belongs to (a pane's program leads its own). */
-  session: number;
-  /** Foreground process group of the process's controlling terminal (-1: none). */
-  tpgid: number;
-  /** R, S, D, Z (exited, awaiting reaping), ... */
-  state: string;
-}
-
-export interface PaneProcesses {
-  rootPid: number;
-  /** A process of the terminal's foreground group (its leader when alive), if it is in the tree. */
-  foregroundPid?: number;
-  foregroundPgid?: number;
-  processes: ProcInfo[];
-}
-
-export interface ProcOptions {
-  /** Default "/proc" (tests point it at a fake tree). */
-  procDir?: string;
-  /** Stop collecting after this many processes (a fork bomb in a pane must not stall the server). */
-  maxProcesses?: number;
-}
+export const PROC_DIR = '/proc';
 
 const read = (file: string): string | undefined => {
   try {
@@ -58,16 +32,6 @@ export function parseStat(text: string): ProcStat | undefined {
 export function readStat(pid: number, procDir = '/proc'): ProcStat | undefined {
   const text = read(join(procDir, String(pid), 'stat'));
   return text ? parseStat(text) : undefined;
-}
-
-/** The pid names a process, ours or not (works without /proc; a zombie still counts: use processAlive for "has it exited"). */
-export function pidExists(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
 }
 
 /** The process exists and has not exited (a zombie has exited and only awaits reaping). */
@@ -157,7 +121,7 @@ export function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): Pane
     stats.push(st);
     queue.push(...childrenOf(pid));
   }
-  const processes: ProcInfo[] = stats.map((s) => ({ pid: s.pid, ppid: s.ppid, comm: s.comm, argv: readArgv(s.pid, procDir) }));
+  const processes = stats.map((s) => ({ pid: s.pid, ppid: s.ppid, comm: s.comm, argv: readArgv(s.pid, procDir) }));
   const tpgid = rootStat.tpgid > 0 ? rootStat.tpgid : undefined;
   const fg = tpgid === undefined ? undefined : stats.find((s) => s.pid === tpgid) ?? stats.find((s) => s.pgrp === tpgid);
   return { rootPid, foregroundPid: fg?.pid, foregroundPgid: tpgid, processes };
@@ -178,3 +142,77 @@ export function descendsFrom(pid: number, ancestor: number, procDir = '/proc', m
   }
   return cur === ancestor;
 }
+
+/** The process's working directory (the link the kernel keeps), or undefined when it is gone or not ours to read. */
+export function processCwd(pid: number, procDir = '/proc'): string | undefined {
+  try {
+    return readlinkSync(join(procDir, String(pid), 'cwd'));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A fork bomb in a pane must not make one scan unbounded. */
+const MAX_SCAN = 100_000;
+
+/**
+ * Live (not zombie) processes in the sessions led by `leaders`, besides `self`. A leader that is still `self`'s own
+ * child counts even before it leads its session: node-pty's child calls setsid() only after the fork.
+ */
+export function sessionMembers(leaders: ReadonlySet<number>, self: number, procDir = '/proc'): number[] | undefined {
+  let names: string[];
+  try {
+    names = readdirSync(procDir);
+  } catch {
+    return undefined;
+  }
+  const out: number[] = [];
+  for (const name of names.slice(0, MAX_SCAN)) {
+    if (name.charCodeAt(0) < 48 || name.charCodeAt(0) > 57) continue;
+    const s = readStat(Number(name), procDir);
+    if (s && s.state !== 'Z' && (leaders.has(s.session) || (leaders.has(s.pid) && s.ppid === self)) && s.pid !== self) out.push(s.pid);
+  }
+  return out;
+}
+
+/** Is this descriptor's file description non-blocking (the octal `flags` line of /proc/self/fdinfo/FD)? */
+export function fdNonBlocking(fd: number): boolean {
+  let f: number | undefined;
+  try {
+    // Not readFileSync: its first call costs ~1 ms here; a proc file this small comes in one read.
+    f = openSync(`/proc/self/fdinfo/${fd}`, 'r');
+    const buf = Buffer.allocUnsafe(4096);
+    const m = /^flags:\s+([0-7]+)$/m.exec(buf.toString('latin1', 0, readSync(f, buf, 0, buf.length, null)));
+    return !!m && (parseInt(m[1]!, 8) & constants.O_NONBLOCK) !== 0;
+  } catch {
+    return false;
+  } finally {
+    if (f !== undefined) closeSync(f);
+  }
+}
+
+/** A second, non-blocking descriptor of the FIFO on stdin (a new open file description: fd 0's own flags stay). */
+export function reopenStdinNonBlocking(): number | undefined {
+  try {
+    return openSync('/proc/self/fd/0', constants.O_RDONLY | constants.O_NONBLOCK);
+  } catch {
+    return undefined;
+  }
+}
+
+export const linuxBackend: ProcBackend = {
+  name: 'proc',
+  readStat: (pid) => readStat(pid),
+  processAlive: (pid) => processAlive(pid),
+  childAlive: (pid) => processAlive(pid),
+  foregroundPgid: (pid) => foregroundPgid(pid),
+  readPaneProcesses: (pid, opts) => readPaneProcesses(pid, opts),
+  descendsFrom: (pid, ancestor) => descendsFrom(pid, ancestor),
+  descendsFromAsync: async (pid, ancestor) => descendsFrom(pid, ancestor),
+  sessionMembers: (leaders, self) => sessionMembers(leaders, self),
+  processCwd: (pid) => processCwd(pid),
+  fdNonBlocking,
+  reopenStdinNonBlocking,
+  reaperArgs: () => ['--proc', PROC_DIR],
+  lacks: () => [],
+};
