@@ -34,6 +34,7 @@ import { micro } from './sections/micro.js';
 import { platform } from './sections/platform.js';
 import { restore } from './sections/restore.js';
 import { throughput } from './sections/throughput.js';
+import { web } from './sections/web.js';
 
 const BENCH = dirname(fileURLToPath(import.meta.url));
 const REPO = resolve(BENCH, '..');
@@ -51,6 +52,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['footprint', footprint],
   ['platform', platform],
   ['machines', machines],
+  ['web', web],
 ];
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'], lean: ['footprint'] };
 

@@ -59,6 +59,24 @@ export interface PopupsApi {
   close(sel: { popup?: string; client?: string }): string | undefined;
 }
 
+/** The web view (implemented by src/server/web-host.ts over src/web). */
+export interface WebApi {
+  status(): import('../web/index.js').WebStatus;
+  start(p: WebStartOptions): Promise<import('../web/index.js').WebStatus>;
+  pair(p: WebStartOptions & { read_only?: boolean }): Promise<{ url: string; expires: number; read_only: boolean }>;
+  revoke(): { sessions: number };
+  stop(): Promise<{ stopped: boolean }>;
+}
+
+export interface WebStartOptions {
+  bind?: string;
+  port?: number;
+  read_only?: boolean;
+  tls_cert?: string;
+  tls_key?: string;
+  allow_remote?: boolean;
+}
+
 export interface SessionApi {
   readonly version: string;
   readonly session: string;
@@ -98,6 +116,8 @@ export interface SessionApi {
   readonly episodes?: EpisodesApi;
   /** Floating popups (popup.* methods); absent in sessions without them. */
   readonly popups?: PopupsApi;
+  /** The web view (web.* methods); absent in sessions without it. */
+  readonly web?: WebApi;
   /** The session's snapshot on disk (src/restore); absent with `[session] restore = "off"`. */
   readonly snapshots?: { save(): Promise<{ ms: number; bytes: number } | undefined>; forget(): Promise<void>; killed(): Promise<string | undefined> };
 }

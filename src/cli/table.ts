@@ -20,6 +20,7 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'new', summary: 'Attach to the session, starting its server if needed — the default', aliases: ['new-session'], load: () => import('./commands/new-session.js') },
   { name: 'attach', summary: 'Attach to a running session (or one its snapshot brings back); no session is an error, as in tmux', aliases: ['a', 'at', 'attach-session'], load: () => import('./commands/attach.js') },
   { name: 'server start', summary: 'Start a server with no client attached', load: () => import('./commands/server-start.js') },
+  { name: 'web', summary: 'Serve the web view (a phone page of the herd); --pair signs a browser in, --revoke signs all out', load: () => import('./commands/web.js') },
   { name: 'server stop', summary: 'Stop the server and every pane; the next start restores the session', load: () => import('./commands/server-stop.js') },
   { name: 'kill-server', summary: 'End the session for good, as tmux does (its snapshot kept aside a day: session restore)', load: () => import('./commands/kill-session.js') },
   { name: 'kill-session', summary: 'End a named session for good: kill-session -t NAME (its snapshot kept aside a day: session restore)', load: () => import('./commands/kill-session.js') },

@@ -99,6 +99,11 @@ export const CONFIG_SHAPE = {
   agents: z.object({ default: oneOf(DEFAULT_AGENTS).optional() }).catchall(z.record(z.string(), z.unknown(), { error: 'expected a table' })),
   // Delegation trees (recursive episodes): how deep, how wide, and whether children outlive their parent.
   limits: z.object({ max_depth: int(0, 64), max_children: int(0, 1024), keep_children: bool() }),
+  // The web view (src/web): loopback by default; anything else needs TLS (cert + key files) and allow_remote.
+  // hosts: extra Host names the page is reached by (a Tailscale name); read_only: pairings may look but not act.
+  web: z.object({ bind: str().max(253), port: int(0, 65535), read_only: bool(), hosts: strList().max(16), tls_cert: str().max(4096), tls_key: str().max(4096), allow_remote: bool() }),
+  // The user's own command on agent changes (src/notify): run through /bin/sh with CASTELLAN_NOTIFY_* and JSON on stdin.
+  notify: z.object({ command: str().max(4096), events: z.array(oneOf(['blocked', 'done', 'exited']), { error: 'expected a list of "blocked", "done", "exited"' }), debounce_ms: int(0, 600_000) }),
 };
 export const ConfigSchema = z.object(CONFIG_SHAPE);
 export type Config = z.infer<typeof ConfigSchema>;
@@ -129,6 +134,8 @@ export const DEFAULT_CONFIG: Config = {
   },
   agents: {},
   limits: { max_depth: 3, max_children: 8, keep_children: false },
+  web: { bind: '127.0.0.1', port: 7681, read_only: false, hosts: [], tls_cert: '', tls_key: '', allow_remote: false },
+  notify: { command: '', events: ['blocked', 'done', 'exited'], debounce_ms: 1500 },
 };
 
 /** A problem found while validating, located by its path in the parsed document (numbers index arrays). */

@@ -8,6 +8,7 @@ import { bindSocket, type BoundSocket } from './socket-bind.js';
 import { serve } from './socket-server.js';
 import { startYoungGenShrink } from './young-gen-shrink.js';
 import { openHookDoor } from '../hookdoor/index.js';
+import { startNotify } from '../notify/index.js';
 
 export interface RunServerOpts {
   paths: Paths;
@@ -62,6 +63,8 @@ export async function runServer(o: RunServerOpts): Promise<void> {
       bound.release();
       bound.server.close();
       void door.then((d) => d?.close());
+      void session.web.stop();
+      notify.dispose();
       // Exit once every pane program is gone (bounded by terminate.ts STOP_STEPS), giving queued "exit" messages a moment too.
       const exit = () => setTimeout(() => process.exit(0), 100).unref();
       void panesEnded.then(exit, exit);
@@ -72,6 +75,19 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   serve(bound, session, log);
   // Foreground hook calls without a Node start (src/hookdoor/); without it they take the Node bridge.
   const door = openHookDoor({ socket: paths.socket, log });
+  // The user's own [notify] command on blocked / done / exited (src/notify); nothing runs while it is unset.
+  const notify = startNotify({
+    config: () => session.config.value.notify,
+    state: () => session.state(),
+    watched: () => session.web.watched(),
+    // An internal listener, not an event subscriber: `ping`'s subscriber count stays the scripts' and waits' own.
+    subscribe: (cb) => {
+      session.internalListeners.add(cb);
+      return () => void session.internalListeners.delete(cb);
+    },
+    session: paths.session,
+    log,
+  });
   startYoungGenShrink();
   log(`listening on ${paths.socket} (session ${paths.session}, cwd ${o.cwd})`);
   // A polite stop keeps the session as it is now; kill -9 keeps the last snapshot written (at most a few seconds old).

@@ -29,6 +29,7 @@ import { explainPane } from './explain-pane.js';
 import { PopupManager, popupEnv } from '../popup/index.js';
 import type { SessionSnapshots } from '../restore/index.js';
 import { makeSnapshots, startFromSnapshot, type RestoreInput } from './session-snapshots.js';
+import { WebControl, webSide } from './web-host.js';
 
 export interface SessionOptions {
   paths: Paths;
@@ -82,6 +83,8 @@ export class ServerSession implements SessionApi {
   private readonly configWatch: { close(): void };
   /** Floating ptys over a client's layout (src/popup): not panes, so never in the layout or a snapshot. */
   readonly popups: PopupManager;
+  /** The web view (src/web), started by `castellan web` (web.* methods). */
+  readonly web = new WebControl(() => webSide(this, this.o));
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
@@ -152,17 +155,13 @@ export class ServerSession implements SessionApi {
     return [defaultShell(this.config.value.session.shell, this.o.env)];
   }
 
-  state(): State {
-    return this.st;
-  }
+  state(): State { return this.st; }
 
   stats(): { clients: number; subscribers: number; panes: number } {
     return { clients: this.links.size, subscribers: this.subscribers.size, panes: this.runtimes.size };
   }
 
-  pane(id: string): PaneRuntime | undefined {
-    return this.runtimes.get(id);
-  }
+  pane(id: string): PaneRuntime | undefined { return this.runtimes.get(id); }
 
   private limits(): EpisodeLimits {
     const l = this.config.value.limits;
@@ -457,13 +456,13 @@ export class ServerSession implements SessionApi {
     return r;
   }
 
-  private readonly asks = new Asks({ clients: () => this.links.size, broadcast: (m) => this.broadcast(m) });
+  private readonly asks = new Asks({ clients: () => this.links.size + this.web.pages(), broadcast: (m) => (this.broadcast(m), this.web.asked(m)) });
 
   ask(q: { title: string; message: string; timeoutMs: number; paneId?: string }): Promise<'allow' | 'deny'> {
     return this.asks.ask(q);
   }
 
-  answer(_clientId: string, id: string, answer: 'allow' | 'deny'): boolean {
+  answer(_clientId: string | undefined, id: string, answer: 'allow' | 'deny'): boolean {
     return this.asks.answer(id, answer);
   }
 

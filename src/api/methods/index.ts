@@ -56,6 +56,10 @@ import worktreeMerge from './worktree-merge.js';
 import worktreeRebase from './worktree-rebase.js';
 import worktreeDiscard from './worktree-discard.js';
 import worktreePrune from './worktree-prune.js';
+import webStart from './web-start.js';
+import webPair from './web-pair.js';
+import webRevoke from './web-revoke.js';
+import webStop from './web-stop.js';
 
 export const METHODS: MethodDef[] = [
   ping,
@@ -100,6 +104,10 @@ export const METHODS: MethodDef[] = [
   worktreeRebase,
   worktreeDiscard,
   worktreePrune,
+  webStart,
+  webPair,
+  webRevoke,
+  webStop,
   agentPrompt,
   agentHook,
   episodeStart,

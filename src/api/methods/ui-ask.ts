@@ -13,7 +13,7 @@ type AskFn = (q: { title: string; message: string; timeoutMs: number; paneId?: s
 export default defineMethod({
   name: 'ui.ask',
   description:
-    'Ask the user in the attached castellan UI to allow or deny (used for `prompt` permissions). Answers {answer: "deny"} with a reason when no UI is attached, when the user denies, or when nobody answers within timeout_ms.',
+    'Ask the user in the attached castellan UI (terminal clients and open web pages) to allow or deny (used for `prompt` permissions). Answers {answer: "deny"} with a reason when no UI is attached, when the user denies, or when nobody answers within timeout_ms.',
   params: z
     .object({
       title: z.string().min(1).max(200),
@@ -25,7 +25,8 @@ export default defineMethod({
   result: z.object({ answer: z.enum(['allow', 'deny']), reason: z.string() }),
   handler: async ({ session }, p) => {
     const ask = (session as SessionApi & { ask?: AskFn }).ask;
-    const clients = Object.keys(session.state().clients ?? {}).length;
+    // A paired web page open on a phone is someone who can answer too (docs/web.md).
+    const clients = Object.keys(session.state().clients ?? {}).length + (session.web?.status().pages ?? 0);
     if (typeof ask !== 'function' || clients === 0) return { answer: 'deny' as const, reason: NO_UI };
     let timer: NodeJS.Timeout | undefined;
     const timeout = new Promise<'timeout'>((r) => {

@@ -1,0 +1,44 @@
+// The herd as the page shows it: every pane with its agent badge, "needs me" first (pure: State in, rows out).
+import type { AgentState, State } from '../core/types.js';
+
+export interface HerdRow {
+  pane: string;
+  window: string;
+  title: string;
+  agent?: string;
+  state: AgentState;
+  message?: string;
+  /** When the state began (ms since epoch): the page shows "for 3 min". */
+  since: number;
+  needsMe: boolean;
+  /** An attached terminal client has it on screen (the page does not notify about what someone already sees). */
+  inView: boolean;
+  exited?: boolean;
+}
+
+/** Blocked agents wait on a person; a finished turn waits to be read; then the rest. */
+const RANK: Record<AgentState, number> = { blocked: 0, done: 1, idle: 2, working: 3, unknown: 4 };
+
+const clean = (s: string, max: number): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, max);
+
+export function herdRows(st: State): HerdRow[] {
+  const rows: HerdRow[] = [];
+  const inView = new Set(Object.values(st.clients ?? {}).map((c) => st.windows[c.window]?.active));
+  for (const p of Object.values(st.panes)) {
+    const a = p.agent;
+    const title = p.name || p.programTitle || p.command.join(' ') || p.id;
+    rows.push({
+      pane: p.id,
+      window: p.window,
+      title: clean(title, 200),
+      ...(a.agent ? { agent: clean(a.agent, 40) } : {}),
+      state: a.state,
+      ...(a.message ? { message: clean(a.message, 500) } : {}),
+      since: a.since,
+      needsMe: !p.exited && (a.state === 'blocked' || a.state === 'done'),
+      inView: inView.has(p.id),
+      ...(p.exited ? { exited: true } : {}),
+    });
+  }
+  return rows.sort((x, y) => Number(!!x.exited) - Number(!!y.exited) || RANK[x.state] - RANK[y.state] || x.since - y.since || x.pane.localeCompare(y.pane, 'en', { numeric: true }));
+}
