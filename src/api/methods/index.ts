@@ -37,6 +37,7 @@ import paneSendKeys from './pane-send-keys.js';
 import paneSendText from './pane-send-text.js';
 import paneSplit from './pane-split.js';
 import ping from './ping.js';
+import connectionKeep from './connection-keep.js';
 import popupClose from './popup-close.js';
 import popupOpen from './popup-open.js';
 import serverStop from './server-stop.js';
@@ -59,6 +60,7 @@ import worktreePrune from './worktree-prune.js';
 
 export const METHODS: MethodDef[] = [
   ping,
+  connectionKeep,
   serverStop,
   paneList,
   paneGet,
