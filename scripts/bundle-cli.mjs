@@ -86,7 +86,7 @@ const FAST_LAZY = new Set(['server/daemon.js', 'cli/restore-choice.js']);
 const HEAVY_INPUT = /node_modules[\\/](zod|smol-toml|re2js|yaml|execa|ink|react|@xterm)[\\/]|dist[\\/](config[\\/](load|schema|layers|trust)|hooks[\\/]|server[\\/]session|client[\\/]|restore[\\/](store|schema))/;
 const fastFile = `${root}dist/cli/main.cjs`;
 /** The ES modules main.cjs imports lazily: each becomes an entry of the ES build, in place of tsc's file. */
-const lazyEntries = new Set();
+const lazyEntries = new Map();
 const fastOnly = {
   name: 'fast-commands',
   setup(build) {
@@ -98,9 +98,12 @@ const fastOnly = {
       const cmd = relative(`${root}dist/cli/commands`, target).split('\\').join('/');
       if (!cmd.includes('/') && FAST.has(cmd.slice(0, -3))) return undefined;
       if (FAST_LAZY.has(relative(`${root}dist`, target).split('\\').join('/'))) return undefined;
-      lazyEntries.add(target);
-      const rel = relative(`${root}dist/cli`, target).split('\\').join('/');
-      return { path: rel.startsWith('.') ? rel : `./${rel}`, external: true };
+      // Its ES entry lives beside the chunks (dist/bundle/lazy-<path>.js): two levels below the package root as the
+      // chunks are, so code placed in the entry finds its files from import.meta.url as theirs does, and tsc's own
+      // dist/ files stay as they are (the unbundled fallback, and what the module-graph tests read).
+      const name = `lazy-${relative(`${root}dist`, target).split('\\').join('/').slice(0, -3).replaceAll('/', '-')}`;
+      lazyEntries.set(name, target);
+      return { path: `../bundle/${name}.js`, external: true };
     });
     // castellan's modules find files next to them from import.meta.url (version.ts: ../package.json): each keeps its
     // own file's place, seen from dist/cli/ where this file is.
@@ -148,10 +151,10 @@ const fastBuilt = await esbuild.build({
 
 rmSync(chunkDir, { recursive: true, force: true });
 const built = await esbuild.build({
-  // What main.cjs imports lazily (every command it does not carry, the client, the daemon) is an entry too, in place of tsc's file.
+  // What main.cjs imports lazily (every command it does not carry, the server, the client) is an entry too: dist/bundle/lazy-*.js.
   entryPoints: {
     'cli/main': entry,
-    ...Object.fromEntries([...lazyEntries].map((f) => [relative(outdir, f).split('\\').join('/').slice(0, -3), f])),
+    ...Object.fromEntries([...lazyEntries].map(([name, f]) => [`bundle/${name}`, f])),
   },
   outdir,
   allowOverwrite: true,

@@ -41,7 +41,7 @@ test('a command main.cjs does not carry loads its ES entry; usage errors and "no
   const bad = await run(['pane', 'break', '--pane', 'nonsense']);
   assert.equal(bad.code, 2, bad.stderr);
   assert.match(bad.stderr, /not a pane id/);
-  assert.ok(bad.mods.includes('dist/cli/commands/pane-break.js'), bad.mods.join(' '));
+  assert.ok(bad.mods.includes('dist/bundle/lazy-cli-commands-pane-break.js'), bad.mods.join(' '));
   // NotRunningError thrown by main.cjs's client, judged by the ES command (kill-session -t: tmux's words).
   const none = await run(['kill-session', '-t', 'nosuch']);
   assert.equal(none.code, 3, none.stderr);

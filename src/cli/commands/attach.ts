@@ -34,8 +34,9 @@ export async function openSession(ctx: CliContext, o: { create: boolean; detache
     const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
     const { startDaemon } = await import('../../server/daemon.js');
     // Detached, return once the socket is at its path (a script's next call waits there until the server serves it);
-    // attaching, once it answers.
-    await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore, until: o.detached ? 'published' : 'answering' });
+    // attaching, once it answers. A start that will not restore sets the old snapshot aside as it loads: that is
+    // waited for, so `session snapshots` right after lists it.
+    await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore, until: o.detached && restore !== false ? 'published' : 'answering' });
   }
   if (o.detached) {
     ctx.out(`castellan: session ${ctx.paths.session} runs on ${ctx.paths.socket}`);
