@@ -23,6 +23,7 @@ import { cleanEnv, makeRoot, makeTmp, removeTmp, type BenchEnv, type Options } f
 import { headlineTable, readmeTable, replaceReadmeTable, table, type Row, type SectionResult } from './lib/report.js';
 import { log, MiB, round } from './lib/util.js';
 import { api } from './sections/api.js';
+import { cli } from './sections/cli.js';
 import { echo } from './sections/echo.js';
 import { exit } from './sections/exit.js';
 import { flood } from './sections/flood.js';
@@ -49,6 +50,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['memory', memory],
   ['api', api],
   ['restore', restore],
+  ['cli', cli],
   ['footprint', footprint],
   ['platform', platform],
   ['machines', machines],

@@ -13,17 +13,19 @@ const built = (rel) => {
 };
 
 /**
- * The bundled bridge with a V8 code cache (Node 20 has no module.enableCompileCache; 22.1+ has, and takes it): the
- * code a hook call compiled, saved by the first call after each build into the user's state dir (0700, where the
- * bridge log lives), so later calls skip parsing and compiling it. A cache is used only if it is a regular file of
- * this user's, private, and its first line names this bundle (size, mtime, inode) and this node; V8 checks its own
- * version and flags on top and rejects what does not fit, and a rejected cache is rewritten. CASTELLAN_HOOK_CODE_CACHE=0
- * turns it off.
+ * A bundled CommonJS entry with a V8 code cache (Node 20 has no module.enableCompileCache; 22.1+ has, and takes it):
+ * the code a call compiled, saved by the first call after each build into the user's state dir (0700, where the
+ * bridge log lives), so later calls skip parsing and compiling it. Used for the hook bridge (dist/hook/hook-main.cjs)
+ * and the CLI (dist/cli/main.cjs). A cache is used only if it is a regular file of this user's, private, and its first
+ * line names this bundle (size, mtime, inode) and this node; V8 checks its own version and flags on top and rejects
+ * what does not fit, and a rejected cache is rewritten. CASTELLAN_HOOK_CODE_CACHE=0 (the hook) and
+ * CASTELLAN_CLI_CODE_CACHE=0 (the CLI) turn it off. `kind` names the cache file and the importer the bundle's lazy
+ * import()s go through.
  */
-function requireHook(file) {
+function requireCached(file, kind) {
   const env = process.env;
   const state = env.XDG_STATE_HOME ? join(env.XDG_STATE_HOME, 'castellan') : env.HOME ? join(env.HOME, '.local', 'state', 'castellan') : undefined;
-  if (env.CASTELLAN_HOOK_CODE_CACHE === '0' || !state || typeof process.getuid !== 'function') return require(file);
+  if (env[kind === 'hook' ? 'CASTELLAN_HOOK_CODE_CACHE' : 'CASTELLAN_CLI_CODE_CACHE'] === '0' || !state || typeof process.getuid !== 'function') return require(file);
   // node:module only there: loading it costs ~0.5 ms, as much as the cache saves on some calls.
   if (Number(process.versions.node.split('.')[0]) >= 22) {
     try {
@@ -47,17 +49,17 @@ function requireHook(file) {
   }
   // One file per bundle path and node flags: two checkouts (or two flag sets) in one state dir would otherwise reject
   // and rewrite each other's cache on every call (~5 ms of CPU each time); a rebuild of the same checkout reuses the name.
-  const cacheFile = join(state, `hook-main-${process.version}-${process.arch}-${shortHash(`${file}\0${process.execArgv.join(' ')}`)}.v8cache`);
-  const key = Buffer.from(`castellan hook code cache 1 ${process.version} ${process.arch} ${st.size} ${st.mtimeMs} ${st.ino} ${process.execArgv.join(' ')}\n`);
+  const cacheFile = join(state, `${kind}-main-${process.version}-${process.arch}-${shortHash(`${file}\0${process.execArgv.join(' ')}`)}.v8cache`);
+  const key = Buffer.from(`castellan ${kind} code cache 1 ${process.version} ${process.arch} ${st.size} ${st.mtimeMs} ${st.ino} ${process.execArgv.join(' ')}\n`);
   const cached = readCache(cacheFile, key);
   const vm = require('node:vm');
   // Compiled by vm.Script, the bundle cannot import() its lazy ES modules on Node 20: it asks for them here.
-  globalThis[Symbol.for('castellan.hookImport')] = (spec) => import(pathToFileURL(join(dirname(file), spec)).href);
+  globalThis[Symbol.for(`castellan.${kind}Import`)] = (spec) => import(pathToFileURL(join(dirname(file), spec)).href);
   const script = new vm.Script(`(function (exports, require, module, __filename, __dirname) { ${src}\n});`, { filename: file, cachedData: cached });
   const m = { exports: {} };
   // It requires only Node's own modules, which resolve the same from here.
   script.runInThisContext().call(m.exports, m.exports, require, m, file, dirname(file));
-  if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(state, cacheFile, key, script));
+  if (!cached || script.cachedDataRejected) process.once('exit', () => writeCache(state, cacheFile, key, script, kind));
   return m.exports;
 }
 
@@ -85,7 +87,7 @@ function readCache(file, key) {
   }
 }
 
-function writeCache(dir, file, key, script) {
+function writeCache(dir, file, key, script, kind) {
   try {
     fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
     // Written aside and renamed: a concurrent hook call reads the old cache or the new one, never half of one.
@@ -93,7 +95,7 @@ function writeCache(dir, file, key, script) {
     fs.writeFileSync(tmp, Buffer.concat([key, script.createCachedData()]), { mode: 0o600, flag: 'wx' });
     fs.renameSync(tmp, file);
     // The one name the cache had before it was per bundle (castellan 0.1 up to ec01304): nothing reads it any more.
-    fs.rmSync(join(dir, `hook-main-${process.version}-${process.arch}.v8cache`), { force: true });
+    if (kind === 'hook') fs.rmSync(join(dir, `hook-main-${process.version}-${process.arch}.v8cache`), { force: true });
   } catch {
     /* a cache is an optimisation: never an error */
   }
@@ -106,7 +108,7 @@ async function run(argv) {
     if (!process.env.CASTELLAN_ENV && argv.every((a) => !a.startsWith('-'))) return;
     const bundled = built('../dist/hook/hook-main.cjs');
     const unbundled = bundled ? undefined : built('../dist/integrations/hook-main.js');
-    const hook = bundled ? requireHook(bundled) : unbundled && (await import(pathToFileURL(unbundled).href));
+    const hook = bundled ? requireCached(bundled, 'hook') : unbundled && (await import(pathToFileURL(unbundled).href));
     // Exits once the answer is written out (on macOS a pipe is written asynchronously, and a cut answer is a lost
     // denial), without Node's teardown; the unbundled fallback of an older build may lack it, and then ends as usual.
     if (hook && hook.isFastHookArgv(argv)) {
@@ -119,7 +121,27 @@ async function run(argv) {
     process.stderr.write('castellan: not built yet; run `npm install` (or `npm run build`) in ' + join(__dirname, '..') + '\n');
     process.exit(1);
   }
+  // The CLI as one CommonJS file with a code cache (scripts/bundle-cli.mjs), when it is of this build: a `tsc` alone
+  // since puts the unbundled dist/cli/main.js back, and then main.cjs is stale.
+  const fast = built('../dist/cli/main.cjs');
+  if (fast && isBundle(main)) return void requireCached(fast, 'cli');
   await import(pathToFileURL(main).href);
+}
+
+/** Does this file start with the bundle's mark (scripts/bundle-cli.mjs)? */
+function isBundle(file) {
+  const mark = '// castellan bundle: scripts/bundle-cli.mjs';
+  try {
+    const fd = fs.openSync(file, 'r');
+    try {
+      const buf = Buffer.alloc(mark.length);
+      return fs.readSync(fd, buf, 0, mark.length, 0) === mark.length && buf.toString('latin1') === mark;
+    } finally {
+      fs.closeSync(fd);
+    }
+  } catch {
+    return false;
+  }
 }
 
 void run(process.argv.slice(2));

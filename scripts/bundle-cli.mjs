@@ -70,9 +70,92 @@ const zodEnglishOnly = {
   },
 };
 
+
+/**
+ * The fast entry, dist/cli/main.cjs: the same main (src/cli/main.ts) as ONE CommonJS file that bin/castellan.js
+ * requires with a V8 code cache, as the hook bridge is (bundle-hook.mjs). Scripts and agents call `ls`, `pane send`,
+ * `pane list`, `herd list` in loops: as ES modules each call paid for Node's ES loader, resolving and compiling ~15
+ * chunks and zod's schemas (~110 ms of CPU over a bare `node -e 0`, issue 30). The commands in FAST are bundled into
+ * it; every other command stays a lazy import() of its ES module entry in dist/cli/commands/ (built below), so a
+ * command loads no more than it did. Built from tsc's dist/cli/main.js, so before the ES build replaces that file.
+ */
+const FAST = new Set(['pane-list', 'pane-send', 'pane-read', 'pane-focus', 'pane-close', 'pane-rename', 'pane-split', 'window-list', 'window-new', 'herd-list', 'herd-report', 'herd-reset', 'herd-wait', 'session-list', 'server-status', 'server-start', 'new-session', 'attach', 'api-call']);
+/** Small modules FAST commands import lazily that are bundled into main.cjs too: `new -d` starts a server through them. */
+const FAST_LAZY = new Set(['server/daemon.js', 'cli/restore-choice.js']);
+/** What must never be in the fast file: a FAST command that pulls one of these in belongs out of FAST (or needs a lazy import). */
+const HEAVY_INPUT = /node_modules[\\/](zod|smol-toml|re2js|yaml|execa|ink|react|@xterm)[\\/]|dist[\\/](config[\\/](load|schema|layers|trust)|hooks[\\/]|server[\\/]session|client[\\/]|restore[\\/](store|schema))/;
+const fastFile = `${root}dist/cli/main.cjs`;
+/** The ES modules main.cjs imports lazily: each becomes an entry of the ES build, in place of tsc's file. */
+const lazyEntries = new Map();
+const fastOnly = {
+  name: 'fast-commands',
+  setup(build) {
+    // Every lazy import() of castellan's own code stays lazy: an external import() of its ES module entry (added to the
+    // ES build below), except a FAST command's, which is bundled here.
+    build.onResolve({ filter: /^\.\.?\// }, (a) => {
+      if (a.kind !== 'dynamic-import' || !/[\\/]dist[\\/]/.test(a.importer) || /node_modules/.test(a.importer)) return undefined;
+      const target = join(dirname(a.importer), a.path);
+      const cmd = relative(`${root}dist/cli/commands`, target).split('\\').join('/');
+      if (!cmd.includes('/') && FAST.has(cmd.slice(0, -3))) return undefined;
+      if (FAST_LAZY.has(relative(`${root}dist`, target).split('\\').join('/'))) return undefined;
+      // Its ES entry lives beside the chunks (dist/bundle/lazy-<path>.js): two levels below the package root as the
+      // chunks are, so code placed in the entry finds its files from import.meta.url as theirs does, and tsc's own
+      // dist/ files stay as they are (the unbundled fallback, and what the module-graph tests read).
+      const name = `lazy-${relative(`${root}dist`, target).split('\\').join('/').slice(0, -3).replaceAll('/', '-')}`;
+      lazyEntries.set(name, target);
+      return { path: `../bundle/${name}.js`, external: true };
+    });
+    // castellan's modules find files next to them from import.meta.url (version.ts: ../package.json): each keeps its
+    // own file's place, seen from dist/cli/ where this file is.
+    build.onLoad({ filter: /[\\/]dist[\\/].*\.js$/ }, (args) => {
+      const src = readFileSync(args.path, 'utf8');
+      if (!src.includes('import.meta.url')) return undefined;
+      const rel = relative(`${root}dist/cli`, args.path).split('\\').join('/');
+      return { contents: src.replaceAll('import.meta.url', `require('node:url').pathToFileURL(require('node:path').join(__dirname, ${JSON.stringify(rel)})).href`), loader: 'js', resolveDir: dirname(args.path) };
+    });
+  },
+};
+const fastBuilt = await esbuild.build({
+  entryPoints: [entry],
+  outfile: fastFile,
+  bundle: true,
+  format: 'cjs',
+  platform: 'node',
+  target: 'node20',
+  external: ['@lydell/node-pty', 'koffi', 'react-devtools-core', 'mvdan-sh'],
+  plugins: [fastOnly],
+  // The other commands (and the server, the client, the snapshot store) stay import()s of ES modules; the bin may run
+  // this file through vm.Script, where Node 20 cannot import() without a flag: they go through the importer the bin
+  // puts on globalThis, else a plain import() (as bundle-hook.mjs does).
+  footer: { js: "function __cliImport(s){return (globalThis[Symbol.for('castellan.cliImport')]??((x)=>import(x)))(s)}" },
+  minify: true,
+  sourcemap: false,
+  legalComments: 'none',
+  logLevel: 'warning',
+  metafile: true,
+});
+{
+  const text = readFileSync(fastFile, 'utf8');
+  const routed = text.replaceAll('import("', '__cliImport("');
+  if (routed.split('import(').length !== 2 || routed.includes('import.meta')) {
+    process.stderr.write('bundle-cli: main.cjs has an import() or import.meta not routed through the bin\n');
+    process.exit(1);
+  }
+  writeFileSync(fastFile, `${MARK}\n${routed}`);
+  const heavy = Object.keys(fastBuilt.metafile.inputs).filter((f) => HEAVY_INPUT.test(f));
+  if (heavy.length) {
+    process.stderr.write(`bundle-cli: the fast CLI entry took in ${heavy.slice(0, 5).join(', ')}: make that import lazy or take the command out of FAST\n`);
+    process.exit(1);
+  }
+}
+
 rmSync(chunkDir, { recursive: true, force: true });
 const built = await esbuild.build({
-  entryPoints: { 'cli/main': entry },
+  // What main.cjs imports lazily (every command it does not carry, the server, the client) is an entry too: dist/bundle/lazy-*.js.
+  entryPoints: {
+    'cli/main': entry,
+    ...Object.fromEntries([...lazyEntries].map(([name, f]) => [`bundle/${name}`, f])),
+  },
   outdir,
   allowOverwrite: true,
   splitting: true,

@@ -35,6 +35,8 @@ export class Ndjson {
       }, timeoutMs);
       s.once('connect', () => {
         clearTimeout(t);
+        // The bench keeps its connections between requests: the server would close an idle one (src/server/idle-close.ts).
+        s.write('{"method":"connection.keep","params":{}}\n');
         resolve(new Ndjson(s));
       });
       s.once('error', (e) => {

@@ -17,6 +17,8 @@ export interface Connection {
   peer?: { uid?: number; pid?: number };
   /** Event streams started on this connection, by the id of their events.subscribe request. */
   readonly subscriptions: Map<string | number, () => void>;
+  /** Set by connection.keep: the server leaves this connection open while it is idle (src/server/idle-close.ts). */
+  keep?: boolean;
 }
 
 export interface PaneRuntimeInfo {

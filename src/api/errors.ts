@@ -30,6 +30,10 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 
 /** Thrown by the server's methods; on the client side replies arrive as its base, RpcError, with the same code. */
 export class ApiError extends RpcError {
+  /** Plain instanceof (RpcError's looks at a mark every RpcError has): only a server method's ApiError is one. */
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return Function.prototype[Symbol.hasInstance].call(this, x);
+  }
   declare readonly code: ErrorCode;
   constructor(code: ErrorCode, message: string, data?: unknown) {
     super(code, message, data);

@@ -1,5 +1,6 @@
 // Small helpers shared by CLI commands: pane arguments, numbers, tables and JSON output.
-import { paneIdSchema } from '../core/actions.js';
+// PANE_ID, not core/actions' zod schema (the same regex): a CLI call that takes a pane would load zod for it (~25 ms of CPU).
+import { PANE_ID } from '../platform/pane-id.js';
 import type { CliContext } from './define-command.js';
 import { UsageError } from './define-command.js';
 
@@ -15,7 +16,7 @@ export function paneArg(ctx: CliContext, v: unknown, opts: { required?: boolean;
     }
     return undefined;
   }
-  if (!paneIdSchema.safeParse(s).success) throw new UsageError(`${flag} ${JSON.stringify(s)} is not a pane id (like w1:p1)`);
+  if (!PANE_ID.test(s)) throw new UsageError(`${flag} ${JSON.stringify(s)} is not a pane id (like w1:p1)`);
   return s;
 }
 

@@ -43,4 +43,18 @@ export function defineCommand(def: CommandDef): CommandDef {
 /** Exit codes are part of the public contract (see ARCHITECTURE.md). */
 export const EXIT = { ok: 0, error: 1, usage: 2, notRunning: 3, paneGone: 4, timeout: 124 } as const;
 
-export class UsageError extends Error {}
+const USAGE = Symbol.for('castellan.UsageError');
+
+/**
+ * A wrong command line (exit 2). Checked with `instanceof` across the CLI's two bundles (dist/cli/main.cjs and the ES
+ * chunks of the commands it does not carry, each with its own copy of this class): by a mark both copies know.
+ */
+export class UsageError extends Error {
+  static override [Symbol.hasInstance](x: unknown): boolean {
+    return typeof x === 'object' && x !== null && (x as Record<symbol, unknown>)[USAGE] === true;
+  }
+  constructor(message?: string) {
+    super(message);
+    Object.defineProperty(this, USAGE, { value: true });
+  }
+}

@@ -1,12 +1,13 @@
 // Before a server starts for `castellan`: with `[session] restore = "ask"`, ask on the terminal whether to restore the snapshot.
 import { createInterface } from 'node:readline/promises';
-import { listSnapshots } from '../restore/store.js';
 import type { CliContext } from './define-command.js';
 
 /** true/false: the user answered; undefined: the server decides (auto, off, nothing to restore, no terminal to ask on). */
 export async function restoreChoice(ctx: CliContext, io: { stdin: NodeJS.ReadStream; stdout: NodeJS.WriteStream }): Promise<boolean | undefined> {
   if (ctx.restore !== undefined) return ctx.restore;
   if (!io.stdin.isTTY || !io.stdout.isTTY) return undefined;
+  // The snapshot store and its schema only when there is a terminal to ask on (`new -d` has none).
+  const { listSnapshots } = await import('../restore/store.js');
   const snap = listSnapshots(ctx.paths).find((s) => s.session === ctx.paths.session && s.status === 'ok' && !s.problem);
   if (!snap) return undefined;
   let mode: string;

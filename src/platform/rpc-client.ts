@@ -12,6 +12,8 @@ const MAX_REPLY_CHARS = 64 * 1024 * 1024;
 
 export type Pushed = Record<string, unknown>;
 
+const KEEP_LINE = '{"method":"connection.keep","params":{}}\n';
+
 export class RpcClient {
   private seq = 0;
   private readonly replies = new PendingReplies();
@@ -43,6 +45,9 @@ export class RpcClient {
       }, timeoutMs);
       sock.once('connect', () => {
         clearTimeout(t);
+        // castellan's clients keep their connection for later requests: the server leaves it open while idle
+        // (it closes an answered, idle one otherwise, so `printf … | nc -U` returns). A notification: no reply.
+        sock.write(KEEP_LINE);
         resolve(new RpcClient(sock));
       });
       sock.once('error', (e: NodeJS.ErrnoException) => {

@@ -2,26 +2,9 @@
 import { z } from 'zod';
 import { panesOf } from '../core/layout.js';
 import type { LayoutNode } from '../core/types.js';
+import { LIMITS, SNAPSHOT_VERSION } from './limits.js';
 
-export const SNAPSHOT_VERSION = 1;
-
-/** Limits on what a snapshot may hold: a hostile or runaway file is refused, not half-read. */
-export const LIMITS = {
-  /** The whole file. */
-  fileBytes: 64 * 1024 * 1024,
-  windows: 64,
-  panesPerWindow: 64,
-  /** Layout nesting (a split tree of 64 panes is at most 63 deep). */
-  depth: 64,
-  /** One pane's history, compressed (base64) and once decompressed. */
-  historyB64Chars: 8 * 1024 * 1024,
-  historyBytes: 16 * 1024 * 1024,
-  /** Lines of history kept per pane (also bounded by ui.scrollback). */
-  historyLines: 10_000,
-  argv: 64,
-  arg: 4096,
-  text: 4096,
-} as const;
+export { LIMITS, SNAPSHOT_VERSION };
 
 const text = (max: number = LIMITS.text) => z.string().max(max);
 const argv = z.array(text(LIMITS.arg)).max(LIMITS.argv);

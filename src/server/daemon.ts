@@ -1,6 +1,6 @@
 // Starting a server in the background (detached, its own session) and waiting until its socket answers.
 import { spawn } from 'node:child_process';
-import { mkdirSync, openSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import type { Paths } from '../platform/paths.js';
 import { serverNodeFlags } from './node-flags.js';
@@ -8,7 +8,14 @@ import { probePath } from './socket-bind.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
 
-export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number; rows?: number; command?: string[]; timeoutMs?: number; restore?: boolean }): Promise<void> {
+/**
+ * `until: 'answering'` (the default) returns once the server answers a ping. `'published'` returns as soon as the
+ * server has claimed the socket and put it at its path, before it has loaded (about a second on a busy machine):
+ * what `castellan new -d` needs (tmux returns from `new -d` in ~50 ms). Connections made from then on wait, queued, until
+ * the server serves them, so a script's next call finds the session. The server says so on a pipe (its fd 3), so a
+ * socket of an older server still going away at the path is never taken for it.
+ */
+export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number; rows?: number; command?: string[]; timeoutMs?: number; restore?: boolean; until?: 'answering' | 'published' }): Promise<void> {
   mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   const logFd = openSync(paths.serverLog, 'a', 0o600);
   // The session travels in CASTELLAN_SESSION next to CASTELLAN_SOCKET: a --session flag would re-derive (and so lose) a custom socket.
@@ -21,12 +28,16 @@ export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number;
   // The server must not keep the caller's pane identity: it is a new, separate server.
   delete env.CASTELLAN_PANE_ID;
   delete env.CASTELLAN_ENV;
-  const child = spawn(process.execPath, args, { cwd: o.cwd, env, detached: true, stdio: ['ignore', logFd, logFd] });
+  const published = o.until === 'published';
+  if (published) env[READY_FD_ENV] = '3';
+  const child = spawn(process.execPath, args, { cwd: o.cwd, env, detached: true, stdio: ['ignore', logFd, logFd, ...(published ? (['pipe'] as const) : [])] });
+  closeSync(logFd);
   let exited: number | null = null;
   child.on('exit', (code) => {
     exited = code ?? 1;
   });
   child.unref();
+  if (published) return waitPublished(child, paths, o.timeoutMs ?? 10_000);
   const deadline = Date.now() + (o.timeoutMs ?? 10_000);
   // Started once a server answers: the socket of one killed a moment ago may still take connections while it exits.
   const answers = async () => (await probePath(paths.socket, 500)) === 'live';
@@ -37,4 +48,38 @@ export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`server did not start within ${o.timeoutMs ?? 10_000} ms; see ${paths.serverLog}`);
+}
+
+/** The variable that tells `server start --foreground` to say "published" on fd 3 (src/cli/commands/server-start.ts). */
+export const READY_FD_ENV = 'CASTELLAN_READY_FD';
+
+function waitPublished(child: ReturnType<typeof spawn>, paths: Paths, timeoutMs: number): Promise<void> {
+  const pipe = child.stdio[3] as import('node:stream').Readable;
+  return new Promise<void>((resolve, reject) => {
+    let said = '';
+    const done = (e?: Error) => {
+      clearTimeout(t);
+      pipe.removeAllListeners();
+      child.removeListener('exit', onExit);
+      pipe.destroy();
+      (child.stdio[3] as { unref?: () => void } | null)?.unref?.();
+      if (e) reject(e);
+      else resolve();
+    };
+    const t = setTimeout(() => done(new Error(`server did not start within ${timeoutMs} ms; see ${paths.serverLog}`)), timeoutMs);
+    pipe.setEncoding('utf8');
+    pipe.on('data', (d: string) => {
+      said += d;
+      if (said.includes('published\n')) done();
+    });
+    pipe.on('error', () => {});
+    // The pipe closes without the word when the server exits first: a loser of a start race (exit 1 with "already
+    // running": a server is there all the same) or a failed start.
+    const onExit = (code: number | null) => {
+      if (said.includes('published\n')) return done();
+      if (code === 0) return done();
+      void probePath(paths.socket, 2000).then((p) => done(p === 'live' || p === 'hung' ? undefined : new Error(`server exited with code ${code ?? 'signal'}; see ${paths.serverLog}`)));
+    };
+    child.once('exit', onExit);
+  });
 }

@@ -3,7 +3,8 @@
 // A starter takes the start lock (a pid file, never seen half-written), binds and listens under a
 // private temporary name, loads the server, and only then hard-links the socket to the public path:
 // link(2) fails if the path exists, so two servers can never both have it (even if a lock was wrongly
-// broken), and the path only ever names a server that is ready. Other starters wait for the lock's
+// broken), and the path only ever names a server that is ready (or, for `new -d`, one that publishes before it
+// loads: connections wait queued until it serves them; probes see it 'hung' a moment). Other starters wait for the lock's
 // holder and then find its socket live. A socket that refuses connections is stale (its server died);
 // it is removed only under the lock, and only if it is still the inode that was probed.
 // Kept free of the API and the session so a losing `server start` exits without loading them.

@@ -4,6 +4,7 @@ import type { Connection, SessionApi } from '../api/context.js';
 import { dispatchLine } from '../api/dispatch.js';
 import { leadingId } from '../api/json-guard.js';
 import { MAX_LINE_BYTES } from '../api/protocol.js';
+import { IDLE_CLOSE_MS, idleCloser, type IdleCloser } from './idle-close.js';
 import { bindSocket, type BoundSocket } from './socket-bind.js';
 
 export { ensureSocketDir, probeSocket } from './socket-bind.js';
@@ -120,7 +121,7 @@ function makeConnection(sock: net.Socket, budget: OutputBudget): SocketConnectio
  * A chunk of many pipelined lines is handled for at most `turnMs` at a time; the rest waits a turn
  * (the socket paused) so one flooding connection cannot keep the others from being heard.
  */
-export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: (head: Buffer) => void, turnMs = 10): void {
+export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: (head: Buffer) => void, turnMs = 10): { buffered(): boolean } {
   let parts: Buffer[] = [];
   let size = 0;
   let discarding = false;
@@ -169,6 +170,8 @@ export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: (
   sock.on('data', (chunk: Buffer) => {
     take(chunk);
   });
+  // Part of a line (or the tail of an over-long one) waits for its end.
+  return { buffered: () => size > 0 || discarding };
 }
 
 export interface ServeHandle {
@@ -177,24 +180,28 @@ export interface ServeHandle {
 }
 
 /** Serves the API on a claimed socket. */
-export function serve(bound: BoundSocket, session: SessionApi, log: (m: string) => void, limits: OutputLimits = DEFAULT_OUTPUT_LIMITS): ServeHandle {
+export function serve(bound: BoundSocket, session: SessionApi, log: (m: string) => void, limits: OutputLimits = DEFAULT_OUTPUT_LIMITS, idleMs = IDLE_CLOSE_MS): ServeHandle {
   const budget = new OutputBudget(limits, log);
   bound.server.maxConnections = MAX_CONNECTIONS;
   bound.server.on('drop', () => log(`refused a connection: ${MAX_CONNECTIONS} are open`));
   bound.serve((sock) => {
     const conn = makeConnection(sock, budget);
-    onLines(
+    let idle: IdleCloser | undefined;
+    const lines = onLines(
       sock,
       (line) => {
+        idle?.started();
         dispatchLine(line, { session, conn })
           .then((reply) => {
             if (reply) conn.send(reply);
           })
-          .catch((err) => log(`dispatch: ${(err as Error).stack}`));
+          .catch((err) => log(`dispatch: ${(err as Error).stack}`))
+          .finally(() => idle?.finished());
       },
       // The reply carries the request's id when the line starts with it, so the caller fails at once instead of timing out.
       (head) => conn.send({ id: leadingId(head), error: { code: 'line_too_long', message: `request line longer than ${MAX_LINE_BYTES} bytes; discarded` } }),
     );
+    idle = idleCloser(sock, conn, lines.buffered, idleMs);
   });
   bound.server.on('error', (err) => log(`socket server: ${err.message}`));
   return { queuedBytes: () => budget.queued() };

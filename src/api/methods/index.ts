@@ -37,6 +37,7 @@ import paneSendKeys from './pane-send-keys.js';
 import paneSendText from './pane-send-text.js';
 import paneSplit from './pane-split.js';
 import ping from './ping.js';
+import connectionKeep from './connection-keep.js';
 import popupClose from './popup-close.js';
 import popupOpen from './popup-open.js';
 import serverStop from './server-stop.js';
@@ -63,6 +64,7 @@ import webStop from './web-stop.js';
 
 export const METHODS: MethodDef[] = [
   ping,
+  connectionKeep,
   serverStop,
   paneList,
   paneGet,

@@ -1,6 +1,5 @@
 // `castellan attach` (tmux: attach, a): attach this terminal to a session that runs, or that a snapshot brings back.
 import { resolvePaths } from '../../platform/paths.js';
-import { listSnapshots } from '../../restore/store.js';
 import { probeSocket } from '../../server/socket-bind.js';
 import { type CliContext, defineCommand, EXIT } from '../define-command.js';
 
@@ -21,7 +20,7 @@ export async function openSession(ctx: CliContext, o: { create: boolean; detache
     return EXIT.usage;
   }
   const running = await probeSocket(ctx.paths.socket);
-  if (!running && !o.create && !listSnapshots(ctx.paths).some((s) => s.session === ctx.paths.session && s.status === 'ok' && !s.problem)) {
+  if (!running && !o.create && !(await import('../../restore/store.js')).listSnapshots(ctx.paths).some((s) => s.session === ctx.paths.session && s.status === 'ok' && !s.problem)) {
     ctx.err(`castellan: can't find session: ${ctx.paths.session} (castellan new -s ${ctx.paths.session} creates it; castellan ls lists them)`);
     return EXIT.error;
   }
@@ -34,7 +33,10 @@ export async function openSession(ctx: CliContext, o: { create: boolean; detache
     const { restoreChoice } = await import('../restore-choice.js');
     const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
     const { startDaemon } = await import('../../server/daemon.js');
-    await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore });
+    // Detached, return once the socket is at its path (a script's next call waits there until the server serves it);
+    // attaching, once it answers. A start that will not restore sets the old snapshot aside as it loads: that is
+    // waited for, so `session snapshots` right after lists it.
+    await startDaemon(ctx.paths, { cwd: ctx.cwd, cols: process.stdout.columns, rows: process.stdout.rows, restore, until: o.detached && restore !== false ? 'published' : 'answering' });
   }
   if (o.detached) {
     ctx.out(`castellan: session ${ctx.paths.session} runs on ${ctx.paths.socket}`);

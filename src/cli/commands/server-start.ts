@@ -1,6 +1,21 @@
 // `castellan server start`: a server with no client (for scripts and CI); --foreground runs it in this process.
+import { closeSync, writeSync } from 'node:fs';
 import { bindSocket, checkClaimable, SocketClaimError } from '../../server/socket-bind.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
+
+/** Tells the starter (startDaemon, on the pipe it gave as fd 3) that the socket is at its path; the pipe is closed after, so no pane inherits it. */
+function sayPublished(): void {
+  try {
+    writeSync(3, 'published\n');
+  } catch {
+    /* the starter is gone (it timed out): nobody to tell */
+  }
+  try {
+    closeSync(3);
+  } catch {
+    /* not open */
+  }
+}
 
 export default defineCommand({
   name: 'server start',
@@ -29,6 +44,21 @@ export default defineCommand({
         if (!(e instanceof SocketClaimError)) throw e;
         ctx.err(`castellan: ${e.message}`);
         return EXIT.error;
+      }
+      // `new -d` (startDaemon until 'published') returns once the socket is at its path: put it there now, before the
+      // server loads, and say so on fd 3. Connections wait, queued and paused, until the loaded server serves them.
+      if (process.env.CASTELLAN_READY_FD === '3') {
+        delete process.env.CASTELLAN_READY_FD;
+        try {
+          bound.publish();
+        } catch (e) {
+          bound.release();
+          bound.server.close();
+          if (!(e instanceof SocketClaimError)) throw e;
+          ctx.err(`castellan: ${e.message}`);
+          return EXIT.error;
+        }
+        sayPublished();
       }
       // Stopped while the server is still loading: leave no socket behind.
       const early = () => {

@@ -2,7 +2,7 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { ApiClient } from '../../api/client.js';
-import { listSnapshots } from '../../restore/store.js';
+import { peekSnapshot } from '../../restore/peek.js';
 import { table } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
 
@@ -34,7 +34,8 @@ export async function listSessions(socketDir: string): Promise<SessionRow[]> {
     const session = n === 'castellan.sock' ? 'default' : n.slice(0, -5);
     try {
       const api = await ApiClient.connect(socket, 500);
-      const ping = await api.request<{ pid: number; clients: number }>('ping', {}, { timeoutMs: 1000 });
+      // A server that was just started (`new -d` returns before it has loaded) answers once loaded: wait for it.
+      const ping = await api.request<{ pid: number; clients: number }>('ping', {}, { timeoutMs: 5000 });
       const w = await api.request<{ windows: unknown[] }>('window.list', {}, { timeoutMs: 1000 });
       const p = await api.request<{ panes: unknown[] }>('pane.list', {}, { timeoutMs: 1000 });
       api.close();
@@ -46,6 +47,18 @@ export async function listSessions(socketDir: string): Promise<SessionRow[]> {
   return rows;
 }
 
+/** Sessions with a snapshot of their own (`<session>.json`), sorted. */
+function savedSessions(stateDir: string): string[] {
+  try {
+    return readdirSync(join(stateDir, 'snapshots'))
+      .map((n) => /^([A-Za-z0-9_.-]{1,64})\.json$/.exec(n)?.[1])
+      .filter((n): n is string => !!n)
+      .sort();
+  } catch {
+    return [];
+  }
+}
+
 export default defineCommand({
   name: 'session list',
   usage: 'castellan session list [--all] [--json]   (tmux: ls, list-sessions)',
@@ -54,12 +67,15 @@ export default defineCommand({
   run: async (ctx, { values }) => {
     const live = await listSessions(ctx.paths.socketDir);
     const rows = live.filter((r) => values.all || r.running);
-    // After a crash or a reboot nothing runs, but the snapshots wait: a session is not gone while one does.
-    for (const s of listSnapshots(ctx.paths)) {
-      if (s.status !== 'ok' || s.problem || live.some((r) => r.running && r.session === s.session)) continue;
-      const row: SessionRow = { session: s.session, socket: join(ctx.paths.socketDir, s.session === 'default' ? 'castellan.sock' : `${s.session}.sock`), running: false, saved: true, windows: s.windows, panes: s.panes };
-      if (s.savedAt) row.saved_at = new Date(s.savedAt).toISOString();
-      const at = rows.findIndex((r) => r.session === s.session);
+    // After a crash or a reboot nothing runs, but the snapshots wait: a session is not gone while one does. Only the
+    // snapshots of sessions that do not run are read, and only what this lists (not the ones kept aside, not the schema).
+    for (const session of savedSessions(ctx.paths.stateDir)) {
+      if (live.some((r) => r.running && r.session === session)) continue;
+      const s = peekSnapshot(ctx.paths, session);
+      if (!s) continue;
+      const row: SessionRow = { session, socket: join(ctx.paths.socketDir, session === 'default' ? 'castellan.sock' : `${session}.sock`), running: false, saved: true, windows: s.windows, panes: s.panes };
+      row.saved_at = new Date(s.savedAt).toISOString();
+      const at = rows.findIndex((r) => r.session === session);
       if (at >= 0) rows[at] = row;
       else rows.push(row);
     }
