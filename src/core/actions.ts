@@ -41,7 +41,14 @@ export const actionSchema = z.discriminatedUnion('type', [
     direction: directionSchema.optional(),
     cycle: z.enum(['next', 'prev', 'last']).optional(),
   }),
-  z.object({ type: z.literal('pane.resize'), ...paneTarget, direction: directionSchema, cells: z.number().int().min(1).max(RESIZE_CELLS_MAX).default(1) }),
+  z.object({
+    type: z.literal('pane.resize'),
+    ...paneTarget,
+    direction: directionSchema,
+    cells: z.number().int().min(1).max(RESIZE_CELLS_MAX).default(1),
+    /** A border drag: move the border between `pane` and this pane (they touch), not the one tmux's keys would pick. */
+    across: paneIdSchema.optional(),
+  }),
   z.object({ type: z.literal('pane.zoom'), ...paneTarget, mode: z.enum(['toggle', 'on', 'off']).default('toggle') }),
   z.object({
     type: z.literal('pane.swap'),
