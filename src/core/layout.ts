@@ -228,6 +228,17 @@ export function resizeBetween(root: LayoutNode, area: Rect, a: PaneId, b: PaneId
   return moveBorder(root, area, split, dir === 'right' || dir === 'down' ? cells : -cells);
 }
 
+/** The same tree with its panes moved one place in order (down: each to the next place, the last to the first). */
+export function rotatePanes(node: LayoutNode, direction: 'up' | 'down'): LayoutNode {
+  const order = panesOf(node);
+  if (order.length < 2) return node;
+  const n = order.length;
+  const at = new Map(order.map((p, i) => [i, order[(i + (direction === 'down' ? n - 1 : 1)) % n]]));
+  let i = 0;
+  const walk = (x: LayoutNode): LayoutNode => (x.kind === 'leaf' ? leaf(at.get(i++)!) : { ...x, a: walk(x.a), b: walk(x.b) });
+  return walk(node);
+}
+
 /** Resets every split to an even share (tmux select-layout -E style, used after closing panes if wanted). */
 export function equalize(node: LayoutNode): LayoutNode {
   if (node.kind === 'leaf') return node;
