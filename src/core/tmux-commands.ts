@@ -186,7 +186,8 @@ const TMUX: TmuxCommand[] = [
     name: rel === 'next' ? 'next-window' : rel === 'prev' ? 'previous-window' : 'last-window', aliases: [rel], getopt: '', maxArgs: 0,
     usage: rel === 'next' ? 'next-window' : rel === 'prev' ? 'previous-window' : 'last-window', means: `window.select ${rel}`,
     prompt: () => act({ type: 'window.select', relative: rel }),
-    cli: () => argv('window', 'select', `--${rel}`),
+    // last-window is the attached client's history: the CLI has none to go back in.
+    ...(rel === 'last' ? {} : { cli: () => argv('window', 'select', `--${rel}`) }),
   })),
   {
     name: 'rename-window', aliases: ['renamew'], getopt: 't:', maxArgs: Infinity,
