@@ -6,14 +6,9 @@ import { NAME_MAX, RESIZE_CELLS_MAX, WINDOW_INDEX_MAX } from './action-limits.js
 import type { Action } from './actions.js';
 import type { ClientCommandName } from './commands.js';
 import { LAYOUT_NAMES, type LayoutName } from './layout-presets.js';
+import { clip, type Result, type TmuxArgs, type TmuxGrammar } from './tmux-args.js';
 
-/** Flags as getopt leaves them (a letter: true, or its value) and the words after them. */
-export interface TmuxArgs {
-  flags: Record<string, string | true>;
-  args: string[];
-}
-
-export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
+export { clip, parseTmuxArgs, tmuxWords, type Result, type TmuxArgs } from './tmux-args.js';
 
 /** What a tmux command means at the prompt. */
 export type PromptMeaning = { action: Action } | { client: ClientCommandName; args: string[] };
@@ -21,7 +16,7 @@ export type PromptMeaning = { action: Action } | { client: ClientCommandName; ar
 /** What it means on the CLI: a castellan command line, or one socket call (`pane_id` filled in when the target is implied). */
 export type CliMeaning = { argv: string[] } | { method: string; params: Record<string, unknown>; pane?: 'implied' };
 
-export interface TmuxCommand {
+export interface TmuxCommand extends TmuxGrammar {
   name: string;
   /** tmux's own short names (splitw, neww, ...). */
   aliases: string[];
@@ -59,12 +54,6 @@ function windowT(v: string | true | undefined): Result<{ window: string } | { in
   if (/^\d{1,9}$/.test(s) && Number(s) <= WINDOW_INDEX_MAX) return ok({ index: Number(s) });
   return no(`window target "${clip(str(v)!)}": a window number from the bar (2) or its id (w2)`);
 }
-
-/** Text from outside shown in an error: short, and without control characters. */
-export const clip = (s: string): string => {
-  const t = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
-  return t.length > 40 ? `${t.slice(0, 40)}…` : t;
-};
 
 const dirOf = (f: TmuxArgs['flags']): 'left' | 'right' | 'up' | 'down' | undefined =>
   f.L ? 'left' : f.R ? 'right' : f.U ? 'up' : f.D ? 'down' : undefined;
@@ -403,63 +392,3 @@ export const TMUX_COMMANDS: readonly TmuxCommand[] = TMUX;
 const BY_NAME = new Map<string, TmuxCommand>(TMUX.flatMap((c) => [[c.name, c] as const, ...c.aliases.map((n) => [n, c] as const)]));
 
 export const tmuxCommand = (name: string): TmuxCommand | undefined => BY_NAME.get(name);
-
-/** tmux's getopt: clustered letters (-dh), values joined or apart (-cDIR, -c DIR), `--` or the first word ends the flags. */
-export function parseTmuxArgs(cmd: TmuxCommand, words: string[]): Result<TmuxArgs> {
-  const flags: TmuxArgs['flags'] = {};
-  let i = 0;
-  for (; i < words.length; i++) {
-    const w = words[i];
-    if (w === '--') {
-      i++;
-      break;
-    }
-    // A lone '-' or a negative number is a word, not flags.
-    if (!w.startsWith('-') || w === '-' || /^-\d/.test(w)) break;
-    for (let j = 1; j < w.length; j++) {
-      const letter = w[j];
-      const at = cmd.getopt.indexOf(letter);
-      if (at === -1 || letter === ':') return no(`${cmd.name}: unknown flag -${clip(letter)} (usage: ${cmd.usage})`);
-      if (cmd.getopt[at + 1] !== ':') {
-        flags[letter] = true;
-        continue;
-      }
-      const value = j + 1 < w.length ? w.slice(j + 1) : words[++i];
-      if (value === undefined) return no(`${cmd.name}: -${letter} needs a value (usage: ${cmd.usage})`);
-      flags[letter] = value;
-      break;
-    }
-  }
-  const args = words.slice(i);
-  if (args.length > cmd.maxArgs) return no(`${cmd.name}: too many arguments (usage: ${cmd.usage})`);
-  return ok({ flags, args });
-}
-
-/** The words of a prompt line as tmux splits them: spaces apart, '...' and "..." keep spaces, \ escapes one character. */
-export function tmuxWords(line: string): Result<string[]> {
-  const out: string[] = [];
-  let cur = '';
-  let has = false;
-  let quote: '"' | "'" | undefined;
-  for (let i = 0; i < line.length; i++) {
-    const ch = line[i];
-    if (quote) {
-      if (ch === quote) quote = undefined;
-      else if (ch === '\\' && quote === '"' && i + 1 < line.length) cur += line[++i];
-      else cur += ch;
-    } else if (ch === '"' || ch === "'") {
-      quote = ch;
-      has = true;
-    } else if (ch === '\\' && i + 1 < line.length) {
-      cur += line[++i];
-      has = true;
-    } else if (/\s/.test(ch)) {
-      if (has || cur) out.push(cur);
-      cur = '';
-      has = false;
-    } else cur += ch;
-  }
-  if (quote) return no(`unclosed ${quote}`);
-  if (has || cur) out.push(cur);
-  return ok(out);
-}
