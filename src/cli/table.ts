@@ -1,5 +1,6 @@
 // The table of CLI commands: names, one-line summaries and lazy loaders (a hook call must not load the UI).
 import type { CommandDef } from './define-command.js';
+import { TMUX_ROWS } from './tmux-rows.js';
 
 export interface CommandRow {
   name: string;
@@ -47,7 +48,13 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'pane respawn', summary: 'Rerun an exited pane\'s command (tmux respawn-pane)', load: () => import('./commands/pane-respawn.js') },
   { name: 'pane focus', summary: 'Focus a pane', load: () => import('./commands/pane-focus.js') },
   { name: 'pane rename', summary: 'Name a pane', load: () => import('./commands/pane-rename.js') },
+  { name: 'pane resize', summary: 'Move a pane\'s border by cells (tmux resize-pane -L/-R/-U/-D)', load: () => import('./commands/pane-resize.js') },
+  { name: 'pane zoom', summary: 'Zoom a pane to its whole window, or unzoom (tmux resize-pane -Z)', load: () => import('./commands/pane-zoom.js') },
+  { name: 'pane swap', summary: 'Swap two panes\' places (tmux swap-pane)', load: () => import('./commands/pane-swap.js') },
   { name: 'window list', summary: 'List windows', load: () => import('./commands/window-list.js') },
+  { name: 'window select', summary: 'Show a window to attached clients: --window ID|N, --next, --prev', load: () => import('./commands/window-select.js') },
+  { name: 'window rename', summary: 'Name a window: castellan window rename [--window ID|N] NAME', load: () => import('./commands/window-rename.js') },
+  { name: 'window close', summary: 'Close a window and its panes', load: () => import('./commands/window-close.js') },
   { name: 'window new', summary: 'Open a window; prints its id and its pane\'s id', load: () => import('./commands/window-new.js') },
   { name: 'window synchronize', summary: 'Type into every pane of a window at once (tmux synchronize-panes)', load: () => import('./commands/window-synchronize.js') },
   { name: 'popup', summary: 'Open a popup over the attached client\'s layout running COMMAND (or your shell); it closes when COMMAND exits', aliases: ['display-popup', 'popup open'], load: () => import('./commands/popup.js') },
@@ -79,4 +86,6 @@ export const COMMAND_ROWS: CommandRow[] = [
   { name: 'integrations install-skill', summary: 'Install the castellan agent skill (spawn, prompt, wait for and read helper panes) for claude, codex, gemini, pi, copilot, qwen, opencode, kilo', load: () => import('./commands/integrations-install-skill.js') },
   { name: 'detect', summary: 'Run agent-state detection on a saved screen: castellan detect --agent NAME --screen FILE', load: () => import('./commands/detect.js') },
   { name: 'api call', summary: 'Call one socket method with JSON params and print the result', load: () => import('./commands/api-call.js') },
+  // tmux's names (split-window, send-keys, select-window, ...): one row each, from core/tmux-commands.ts.
+  ...TMUX_ROWS,
 ];

@@ -22,6 +22,7 @@ import { areaTop } from './ui/chrome-props.js';
 import { chromeLines } from './ui/chrome-lines.js';
 import { forgetInk } from './ui/ink-door.js';
 import { helpRows } from './ui/help-rows.js';
+import { runTmuxCommand, submitTmuxPrompt, type TmuxHost } from './tmux-commands.js';
 import type { LocalUi, Notice } from './ui-state.js';
 
 export interface ClientConfig {
@@ -61,6 +62,7 @@ export class ClientApp {
   private readonly popup = new PopupLayer(() => this.cfg.theme);
   private readonly chooser: ChooserController;
   private readonly requests: RequestHost;
+  private readonly tmux: TmuxHost;
 
   constructor(
     private readonly api: ApiClient,
@@ -77,6 +79,7 @@ export class ClientApp {
     this.requests = { ...ui, notify: (n, ms) => this.notify(n, ms), overlay: () => this.local.overlay };
     this.chooser = new ChooserController({ ...ui, get: () => (this.local.overlay?.kind === 'chooser' ? this.local.overlay : undefined), notify: (level, text) => this.notify({ level, text }, 5000),
       where: () => ({ session: this.view?.session ?? '', window: this.view?.window.id }), focus: (pane) => this.serverAction({ type: 'pane.focus', pane }), switchTo: io.switchTo?.bind(io) });
+    this.tmux = { ...this.requests, view: () => this.view, serverAction: (a) => this.serverAction(a), openChooser: (l, f) => this.chooser.open(l, f), switchTo: io.switchTo?.bind(io) };
     api.onMessage((m) => this.onMessage(m));
     this.applyMouse();
   }
@@ -89,10 +92,8 @@ export class ClientApp {
     if (m.popup) return this.onPopup(m.popup as PopupMessage);
     if (m.alert) return this.onAlert(m.alert as { pane: string; state: string; agent?: string; reason: string });
     if (m.bell) return this.io.write('\x07');
-    if (m.notify) {
-      const n = m.notify as { pane: string; title?: string; body: string };
-      return this.notify({ level: 'info', text: `${n.pane}: ${n.title ? n.title + ': ' : ''}${n.body}` }, 5000);
-    }
+    const n = m.notify as { pane: string; title?: string; body: string } | undefined;
+    if (n) return this.notify({ level: 'info', text: `${n.pane}: ${n.title ? n.title + ': ' : ''}${n.body}` }, 5000);
     if (m.ask) {
       const a = m.ask as { id: string; title: string; message: string; timeout_ms: number; pane?: string };
       const now = Date.now();
@@ -335,6 +336,7 @@ export class ClientApp {
       const text = r.overlay.text.trim();
       if (r.overlay.purpose === 'rename-pane') this.serverAction({ type: 'pane.rename', name: text });
       else if (r.overlay.purpose === 'rename-window') this.serverAction({ type: 'window.rename', name: text });
+      else if (r.overlay.purpose !== 'command') submitTmuxPrompt(this.tmux, r.overlay.purpose, text);
       else if (text) {
         const p = parseCommand(text);
         if (p.ok) this.run(p.command);
@@ -415,11 +417,8 @@ export class ClientApp {
       case 'client.detach':
         this.api.request('client.detach').catch(() => this.io.exit('[detached]', 0));
         return;
-      case 'client.send-prefix': {
-        const bytes = keyToBytes(this.keymap.prefix);
-        if (bytes) this.api.notify('client.input', { kind: 'data', data: bytes });
-        return;
-      }
+      case 'client.send-prefix':
+        return void (keyToBytes(this.keymap.prefix) && this.api.notify('client.input', { kind: 'data', data: keyToBytes(this.keymap.prefix) }));
       case 'client.redraw':
         return this.redraw();
       case 'client.choose-tree':
@@ -438,7 +437,8 @@ export class ClientApp {
         // Keys typed right after the prefix must already go to copy mode, before the server's frame confirms it.
         this.api.notify('client.copy', { op: 'enter' });
         if (focused) this.copyMode = { pane: focused.id, keys: this.cfg.ui.copy_mode_keys === 'emacs' ? 'emacs' : 'vi', prompt: false };
-        return;
+        // tmux's copy-mode -u (prefix PgUp): in and a page up at once.
+        return void (cmd.args[0] === 'page-up' && this.api.notify('client.copy', { op: 'key', key: 'PageUp' }));
       }
       case 'client.paste':
         this.api.notify('client.copy', { op: 'paste' });
@@ -455,7 +455,7 @@ export class ClientApp {
       case 'client.reload-config':
         return reloadConfig(this.requests);
       default:
-        this.notify({ level: 'info', text: `${cmd.text}: not available yet` }, 3000);
+        if (!runTmuxCommand(this.tmux, cmd)) this.notify({ level: 'info', text: `${cmd.text}: not available yet` }, 3000);
     }
   }
 

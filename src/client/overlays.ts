@@ -1,6 +1,7 @@
 // Overlays: the ones client commands open, and keys while one is open (help, prompts, confirmations) as pure state transitions plus what to do.
 import type { ViewModel } from '../core/view.js';
 import type { InputEvent } from '../input/keys.js';
+import { complete, recall, remember } from './prompt-line.js';
 import type { Overlay } from './ui-state.js';
 
 type Opener = (focused: ViewModel['window']['panes'][number] | undefined, w: ViewModel['windows'][number] | undefined) => Overlay;
@@ -133,7 +134,17 @@ export function overlayInput(o: Overlay, e: InputEvent, pageRows: number, now = 
   }
   if (o.kind === 'prompt') {
     if (key === 'Escape' || key === 'C-c' || key === 'C-g') return { kind: 'update', overlay: undefined };
-    if (key === 'Enter') return { kind: 'submit-prompt', overlay: o };
+    if (key === 'Enter') {
+      if (o.purpose === 'command') remember(o.text);
+      return { kind: 'submit-prompt', overlay: o };
+    }
+    // tmux's display-panes: a digit picks the pane at once.
+    if (o.purpose === 'pane-number') return /^\d$/.test(key) ? { kind: 'submit-prompt', overlay: { ...o, text: key } } : { kind: 'update', overlay: undefined };
+    if (o.purpose === 'command' && key === 'Tab') return { kind: 'update', overlay: { ...o, text: capLine(complete(o.text)) } };
+    if (o.purpose === 'command' && (key === 'Up' || key === 'Down' || key === 'C-p' || key === 'C-n')) {
+      const r = recall(o.hist, key === 'Up' || key === 'C-p' ? -1 : 1, o.text);
+      return { kind: 'update', overlay: r ? { ...o, text: r.text, hist: r.at } : o };
+    }
     const t = editLine(o.text, e);
     return { kind: 'update', overlay: t === undefined ? o : { ...o, text: t } };
   }

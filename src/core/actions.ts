@@ -41,7 +41,14 @@ export const actionSchema = z.discriminatedUnion('type', [
     direction: directionSchema.optional(),
     cycle: z.enum(['next', 'prev', 'last']).optional(),
   }),
-  z.object({ type: z.literal('pane.resize'), ...paneTarget, direction: directionSchema, cells: z.number().int().min(1).max(RESIZE_CELLS_MAX).default(1) }),
+  z.object({
+    type: z.literal('pane.resize'),
+    ...paneTarget,
+    direction: directionSchema,
+    cells: z.number().int().min(1).max(RESIZE_CELLS_MAX).default(1),
+    /** A border drag: move the border between `pane` and this pane (they touch), not the one tmux's keys would pick. */
+    across: paneIdSchema.optional(),
+  }),
   z.object({ type: z.literal('pane.zoom'), ...paneTarget, mode: z.enum(['toggle', 'on', 'off']).default('toggle') }),
   z.object({
     type: z.literal('pane.swap'),
@@ -79,6 +86,12 @@ export const actionSchema = z.discriminatedUnion('type', [
     name: z.enum(LAYOUT_NAMES).optional(),
     cycle: z.enum(['next', 'prev']).optional(),
   }),
+  /** tmux rotate-window: every pane moves one place in layout order (down: to the next place); focus stays in place. */
+  z.object({ type: z.literal('window.rotate'), window: windowIdSchema.optional(), direction: z.enum(['up', 'down']).default('down') }),
+  /** tmux select-layout -E (prefix E): every split of the window shares its space evenly. */
+  z.object({ type: z.literal('window.spread'), window: windowIdSchema.optional() }),
+  /** tmux move-window -t N (prefix .): the window takes place N in the bar (windows stay numbered 1..N). */
+  z.object({ type: z.literal('window.move'), window: windowIdSchema.optional(), index: z.number().int().min(1).max(WINDOW_INDEX_MAX) }),
   z.object({
     type: z.literal('agent.report'),
     pane: paneIdSchema,

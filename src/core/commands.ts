@@ -7,6 +7,7 @@ import type { Action, ActionType } from './actions.js';
 import { LAYOUT_NAMES, type LayoutName } from './layout-presets.js';
 import { parsePopupArgs } from './popup-spec.js';
 import type { Direction } from './types.js';
+import { clip, parseTmuxArgs, tmuxCommand, tmuxWords } from './tmux-commands.js';
 
 /** Commands that only the attached client can carry out (UI overlays, prompts, detaching). */
 export const CLIENT_COMMANDS = [
@@ -27,6 +28,14 @@ export const CLIENT_COMMANDS = [
   'client.jump-waiting',
   'client.choose-tree',
   'client.popup',
+  'client.send-keys',
+  'client.display-message',
+  'client.display-panes',
+  'client.find-window',
+  'client.prompt-window-index',
+  'client.prompt-move-window',
+  'client.switch-session',
+  'client.not-here',
 ] as const;
 export type ClientCommandName = (typeof CLIENT_COMMANDS)[number];
 
@@ -130,7 +139,8 @@ export const COMMANDS: CommandSpec[] = [
   // The same name as the socket method and `castellan config reload`.
   spec('config.reload', 'config.reload', 'Read the config files again and apply them (the server also does when they change)', (a, t) => client('client.reload-config', a, t)),
   spec('client.theme-next', 'client.theme-next', 'Switch to the next theme', (a, t) => client('client.theme-next', a, t)),
-  spec('client.copy-mode', 'client.copy-mode', 'Enter copy mode (scroll, search, select)', (a, t) => client('client.copy-mode', a, t)),
+  spec('client.copy-mode', 'client.copy-mode [page-up]', 'Enter copy mode (scroll, search, select); page-up also scrolls a page up (tmux copy-mode -u)', (a, t) =>
+    a.length === 0 || (a.length === 1 && a[0] === 'page-up') ? client('client.copy-mode', a, t) : { ok: false, error: 'expected nothing or page-up' }),
   spec('client.paste', 'client.paste', 'Paste castellan\'s buffer into the focused pane', (a, t) => client('client.paste', a, t)),
   spec('client.agent-picker', 'client.agent-picker', 'Pick an agent definition to launch in a new pane', (a, t) => client('client.agent-picker', a, t)),
   spec('client.redraw', 'client.redraw', 'Redraw the whole screen', (a, t) => client('client.redraw', a, t)),
@@ -138,6 +148,21 @@ export const COMMANDS: CommandSpec[] = [
   spec('client.jump-waiting', 'client.jump-waiting', 'Jump to the pane whose agent most recently needs you', (a, t) => client('client.jump-waiting', a, t)),
   spec('client.choose-tree', 'client.choose-tree [sessions|windows]', 'Choose a pane from the session/window/pane tree: badges, messages, / filter, n needs-me, preview (tmux choose-tree)', (a, t) =>
     a.length <= 1 && (a[0] === undefined || a[0] === 'sessions' || a[0] === 'windows') ? client('client.choose-tree', a.length ? a : ['windows'], t) : { ok: false, error: 'expected sessions or windows' }),
+  spec('window.rotate', 'window.rotate [down|up]', 'Move every pane one place (down: to the next), focus staying in place (tmux rotate-window)', (a, t) =>
+    a.length <= 1 && (a[0] === undefined || a[0] === 'down' || a[0] === 'up') ? server(t, { type: 'window.rotate', direction: (a[0] as 'up' | 'down' | undefined) ?? 'down' }) : { ok: false, error: 'expected down or up' }),
+  spec('window.spread', 'window.spread', 'Give every pane of the window an even share of its split (tmux select-layout -E)', noArgs('window.spread')),
+  spec('window.move', 'window.move N', 'Move the window to place N in the bar (tmux move-window -t N)', (a, t) =>
+    a.length === 1 && /^\d{1,3}$/.test(a[0]) && Number(a[0]) >= 1 ? server(t, { type: 'window.move', index: Number(a[0]) }) : { ok: false, error: 'expected a place in the bar, from 1' }),
+  spec('client.display-panes', 'client.display-panes', 'Show each pane\'s number; press a digit to focus that pane (tmux display-panes)', (a, t) => client('client.display-panes', a, t)),
+  spec('client.find-window', 'client.find-window [TEXT]', 'Find a window: the tree, filtered by TEXT (prompts when none is given; tmux find-window)', (a, t) =>
+    a.length ? client('client.find-window', [a.join(' ')], t) : client('client.find-window', [], t)),
+  spec('client.prompt-window-index', 'client.prompt-window-index', 'Ask for a window number and show that window (tmux prefix \')', (a, t) => client('client.prompt-window-index', a, t)),
+  spec('client.prompt-move-window', 'client.prompt-move-window', 'Ask for a place in the bar and move the window there (tmux prefix .)', (a, t) => client('client.prompt-move-window', a, t)),
+  spec('client.switch-session', 'client.switch-session next|prev|last', 'Switch this client to the next, previous or last session (another castellan server; tmux switch-client -n/-p/-l)', (a, t) =>
+    a.length === 1 && ['next', 'prev', 'last'].includes(a[0]) ? client('client.switch-session', a, t) : { ok: false, error: 'expected next, prev or last' }),
+  spec('client.display-message', 'client.display-message TEXT', 'Show TEXT in the bar (tmux display-message)', (a, t) => client('client.display-message', [a.join(' ')], t)),
+  // A tmux key castellan leaves unbound on purpose: pressing it says why (the help lists the reason too).
+  spec('client.not-here', 'client.not-here REASON', 'Say why a tmux key does nothing here', (a, t) => client('client.not-here', [a.join(' ')], t)),
   // tmux's name works at the prompt too; both check their arguments here, and the client opens it with popup.open.
   ...['popup', 'display-popup'].map((name) => spec(name, `${name} [-w W] [-h H] [-d DIR] [-T TITLE] [CMD...]`, 'A floating popup running CMD (default: a shell) over the layout, closed when CMD exits or with prefix u (tmux display-popup -E)', (a, t) => {
     const r = parsePopupArgs(a);
@@ -152,6 +177,17 @@ export function parseCommand(text: string): { ok: true; command: BoundCommand } 
   const words = text.trim().split(/\s+/).filter(Boolean);
   if (words.length === 0) return { ok: false, error: 'empty command' };
   const spec = COMMAND_TABLE.get(words[0]);
-  if (!spec) return { ok: false, error: `unknown command "${words[0]}"` };
-  return spec.parse(words.slice(1));
+  if (spec) return spec.parse(words.slice(1));
+  const tmux = tmuxCommand(words[0]);
+  if (!tmux?.prompt) return { ok: false, error: `unknown command "${clip(words[0])}"${tmux ? ` (${tmux.name}: ${tmux.means})` : ' (Tab completes names; castellan\'s and tmux\'s both work)'}` };
+  // tmux's words are split as tmux splits them: quotes keep a command line or a name together.
+  const split = tmuxWords(text.trim());
+  if (!split.ok) return split;
+  const args = parseTmuxArgs(tmux, split.value.slice(1));
+  if (!args.ok) return args;
+  const m = tmux.prompt(args.value);
+  if (!m.ok) return { ok: false, error: `${tmux.name}: ${m.error}` };
+  const line = text.trim();
+  if ('action' in m.value) return server(line, m.value.action);
+  return client(m.value.client, m.value.args, line);
 }

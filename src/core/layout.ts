@@ -146,37 +146,97 @@ function rectOf(root: LayoutNode, area: Rect, target: LayoutNode): Rect | null {
   return rectOf(root.a, { ...area, h: ha }, target) ?? rectOf(root.b, { ...area, y: area.y + ha, h: hb }, target);
 }
 
+type SplitNode = Extract<LayoutNode, { kind: 'split' }>;
+
 /**
- * Moves the pane's edge on side `dir` outward by `cells` (tmux resize-pane -L/-R/-U/-D moves the shared edge
- * in that direction). Uses the nearest enclosing split that has an edge on that side; clamps to minimum sizes.
+ * The split whose border tmux's resize-pane moves for `pane` along `axis`. tmux keeps same-axis splits as one row of
+ * cells ([a|b|c], where castellan nests row(row(a,b),c)): it takes the pane's cell in the nearest such row and moves the
+ * border after it, or the one before it when the cell is the row's last. Here that row is the run of same-axis splits
+ * above the pane's cell: the border after the cell is the deepest of them the cell sits on the `a` side of.
+ */
+function tmuxBorder(path: Path, axis: 'row' | 'col'): SplitNode | undefined {
+  let k = path.length - 1;
+  while (k >= 0 && path[k].node.axis !== axis) k--;
+  if (k < 0) return undefined;
+  for (let j = k; j >= 0 && path[j].node.axis === axis; j--) if (path[j].side === 'a') return path[j].node;
+  return path[k].node;
+}
+
+/** Moves `split`'s border by `delta` cells (positive: right/down), clamped so both sides keep their minimum size. */
+function moveBorder(root: LayoutNode, area: Rect, split: SplitNode, delta: number): LayoutNode {
+  const r = rectOf(root, area, split);
+  if (!r) return root;
+  const row = split.axis === 'row';
+  const total = row ? r.w : r.h;
+  if (total <= 0) return root;
+  const ma = minSize(split.a);
+  const mb = minSize(split.b);
+  const minA = row ? ma.w : ma.h;
+  const minB = row ? mb.w : mb.h;
+  const [curA] = splitSizes(total, split.ratio, minA, minB);
+  const newA = Math.max(minA, Math.min(total - minB, curA + delta));
+  if (newA === curA) return root;
+  // As in tmux, only the cells beside the border change size: the rest of a same-axis run keeps its cells.
+  const a = keepFar(split.a, split.axis, curA, newA, 'b');
+  const b = keepFar(split.b, split.axis, total - curA, total - newA, 'a');
+  return replaceNode(root, split, { ...split, ratio: newA / total, a, b });
+}
+
+/**
+ * A subtree resized from `from` to `to` cells along `axis` on its `near` side: its same-axis splits keep the far cells'
+ * sizes, so the change lands on the cell that touches the moved border (when that cell can take it).
+ */
+function keepFar(node: LayoutNode, axis: 'row' | 'col', from: number, to: number, near: 'a' | 'b'): LayoutNode {
+  if (node.kind === 'leaf' || node.axis !== axis || from <= 0 || to <= 0) return node;
+  const min = (n: LayoutNode) => (axis === 'row' ? minSize(n).w : minSize(n).h);
+  const [fromA, fromB] = splitSizes(from, node.ratio, min(node.a), min(node.b));
+  const far = near === 'b' ? fromA : fromB;
+  const nearMin = min(near === 'b' ? node.b : node.a);
+  const keep = Math.max(min(near === 'b' ? node.a : node.b), Math.min(far, to - nearMin));
+  if (keep <= 0 || keep >= to) return node;
+  return near === 'b'
+    ? { ...node, ratio: keep / to, b: keepFar(node.b, axis, fromB, to - keep, near) }
+    : { ...node, ratio: (to - keep) / to, a: keepFar(node.a, axis, fromA, to - keep, near) };
+}
+
+/**
+ * tmux resize-pane -L/-R/-U/-D: moves one border of the pane's row (or column) of cells by `cells` toward `dir`: the
+ * border after the pane's cell, or before it for the last cell (so -R on the right-hand pane shrinks it). Clamps to
+ * minimum sizes.
  */
 export function resizePane(root: LayoutNode, area: Rect, pane: PaneId, dir: Direction, cells: number): LayoutNode {
   const path = pathTo(root, pane);
   if (!path) return root;
+  const split = tmuxBorder(path, dir === 'left' || dir === 'right' ? 'row' : 'col');
+  if (!split) return root;
+  return moveBorder(root, area, split, dir === 'right' || dir === 'down' ? cells : -cells);
+}
+
+/**
+ * A mouse drag on the border between panes `a` and `b` (which touch across it): moves exactly that border, the split
+ * that parts them (their nearest common split), whatever nests inside it. Nothing when they share no such split.
+ */
+export function resizeBetween(root: LayoutNode, area: Rect, a: PaneId, b: PaneId, dir: Direction, cells: number): LayoutNode {
+  const pa = pathTo(root, a);
+  const pb = pathTo(root, b);
+  if (!pa || !pb) return root;
+  let i = 0;
+  while (i < pa.length && i < pb.length && pa[i].node === pb[i].node && pa[i].side === pb[i].side) i++;
+  const split = pa[i]?.node === pb[i]?.node ? pa[i]?.node : undefined;
   const axis = dir === 'left' || dir === 'right' ? 'row' : 'col';
-  // tmux semantics: -R/-D grow the pane if it has a neighbour on that side, otherwise move its opposite edge.
-  const wantSide: 'a' | 'b' = dir === 'right' || dir === 'down' ? 'a' : 'b';
-  let chosen: { node: Extract<LayoutNode, { kind: 'split' }>; side: 'a' | 'b' } | undefined;
-  for (let i = path.length - 1; i >= 0; i--) {
-    if (path[i].node.axis === axis && path[i].side === wantSide) { chosen = path[i]; break; }
-  }
-  if (!chosen) {
-    for (let i = path.length - 1; i >= 0; i--) if (path[i].node.axis === axis) { chosen = path[i]; break; }
-  }
-  if (!chosen) return root;
-  const r = rectOf(root, area, chosen.node);
-  if (!r) return root;
-  const total = axis === 'row' ? r.w : r.h;
-  if (total <= 0) return root;
-  const ma = minSize(chosen.node.a);
-  const mb = minSize(chosen.node.b);
-  const [curA] = splitSizes(total, chosen.node.ratio, axis === 'row' ? ma.w : ma.h, axis === 'row' ? mb.w : mb.h);
-  const delta = dir === 'right' || dir === 'down' ? cells : -cells;
-  const minA = axis === 'row' ? ma.w : ma.h;
-  const minB = axis === 'row' ? mb.w : mb.h;
-  const newA = Math.max(minA, Math.min(total - minB, curA + delta));
-  if (newA === curA) return root;
-  return replaceNode(root, chosen.node, { ...chosen.node, ratio: newA / total });
+  if (!split || split.axis !== axis) return root;
+  return moveBorder(root, area, split, dir === 'right' || dir === 'down' ? cells : -cells);
+}
+
+/** The same tree with its panes moved one place in order (down: each to the next place, the last to the first). */
+export function rotatePanes(node: LayoutNode, direction: 'up' | 'down'): LayoutNode {
+  const order = panesOf(node);
+  if (order.length < 2) return node;
+  const n = order.length;
+  const at = new Map(order.map((p, i) => [i, order[(i + (direction === 'down' ? n - 1 : 1)) % n]]));
+  let i = 0;
+  const walk = (x: LayoutNode): LayoutNode => (x.kind === 'leaf' ? leaf(at.get(i++)!) : { ...x, a: walk(x.a), b: walk(x.b) });
+  return walk(node);
 }
 
 /** Resets every split to an even share (tmux select-layout -E style, used after closing panes if wanted). */

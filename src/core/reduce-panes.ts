@@ -3,7 +3,7 @@ import type { ActionOf, AnyAction } from './actions.js';
 import { agentExited } from './agent-state.js';
 import { dropPane, putPane, putWindow } from './draft.js';
 import { endSubHarness, exitStatus, isSubHarness, limitsOf } from './episodes.js';
-import { canSplit, neighbor, panesOf, removePane, resizePane, splitPane, swapPanes } from './layout.js';
+import { canSplit, neighbor, panesOf, removePane, resizeBetween, resizePane, splitPane, swapPanes } from './layout.js';
 import type { Draft } from './reducer.js';
 import { fail } from './reducer.js';
 import { closeWindow, focusPane, newPane, showWindow } from './reduce-common.js';
@@ -130,7 +130,9 @@ function focus(d: Draft, a: ActionOf<'pane.focus'>): void {
 function resize(d: Draft, a: ActionOf<'pane.resize'>): void {
   const t = resolve(d, a.pane);
   if (!t) return;
-  const layout = resizePane(t.w.layout, windowArea(t.w), t.p.id, a.direction, a.cells ?? 1);
+  const layout = a.across
+    ? resizeBetween(t.w.layout, windowArea(t.w), t.p.id, a.across, a.direction, a.cells ?? 1)
+    : resizePane(t.w.layout, windowArea(t.w), t.p.id, a.direction, a.cells ?? 1);
   if (layout === t.w.layout) return;
   putWindow(d, { ...t.w, layout });
   d.events.push({ type: 'layout_changed', window: t.w.id });

@@ -3,7 +3,8 @@ import type { AnyAction } from './actions.js';
 import { putClient, putWindow } from './draft.js';
 import type { Draft } from './reducer.js';
 import { fail } from './reducer.js';
-import { closeWindow, createWindow, showWindow } from './reduce-common.js';
+import { closeWindow, createWindow, renumber, showWindow } from './reduce-common.js';
+import { equalize, panesOf, rotatePanes } from './layout.js';
 import { cycleLayout, presetLayout } from './layout-presets.js';
 import { targetWindowId } from './select.js';
 import { cleanName } from './text.js';
@@ -81,6 +82,37 @@ export function reduceWindowAction(d: Draft, a: AnyAction): void {
       putWindow(d, { ...w, layout: presetLayout(name, w.layout), layoutName: name, zoomed: undefined });
       d.events.push({ type: 'layout_changed', window: w.id });
       d.result = { window: w.id, layout: name };
+      return;
+    }
+    case 'window.rotate': {
+      const id = a.window ?? targetWindowId(d.state, d.ctx.client);
+      const w = id ? d.state.windows[id] : undefined;
+      if (!w) return fail(d, 'window_not_found', `no window ${a.window ?? ''}`.trim());
+      const before = panesOf(w.layout);
+      if (before.length < 2) return;
+      const layout = rotatePanes(w.layout, a.direction ?? 'down');
+      // tmux keeps the focus where it was on screen: the pane that moved into the active one's place takes it.
+      const active = panesOf(layout)[before.indexOf(w.active)] ?? w.active;
+      putWindow(d, { ...w, layout, active, zoomed: undefined });
+      d.events.push({ type: 'layout_changed', window: w.id });
+      return;
+    }
+    case 'window.spread': {
+      const id = a.window ?? targetWindowId(d.state, d.ctx.client);
+      const w = id ? d.state.windows[id] : undefined;
+      if (!w) return fail(d, 'window_not_found', `no window ${a.window ?? ''}`.trim());
+      putWindow(d, { ...w, layout: equalize(w.layout), zoomed: undefined });
+      d.events.push({ type: 'layout_changed', window: w.id });
+      return;
+    }
+    case 'window.move': {
+      const id = a.window ?? targetWindowId(d.state, d.ctx.client);
+      if (!id || !d.state.windows[id]) return fail(d, 'window_not_found', `no window ${a.window ?? ''}`.trim());
+      const order = d.state.windowOrder.filter((x) => x !== id);
+      const at = Math.min(order.length, a.index - 1);
+      d.state = { ...d.state, windowOrder: [...order.slice(0, at), id, ...order.slice(at)] };
+      renumber(d);
+      d.result = { window: id, index: at + 1 };
       return;
     }
     case 'window.close': {

@@ -11,6 +11,12 @@ const AGENTS = 'Agents';
 const COPY = 'Copy & paste';
 const SESSION = 'Session';
 
+// tmux keys castellan leaves without their tmux command, and why (pressing one says it; prefix ? lists it).
+const NO_RENAME = "a session's name is its server's socket: start it under another name (castellan --session NAME)";
+const ONE_BUFFER = 'castellan keeps one buffer, the last copy: prefix ] pastes it';
+const NO_MARK = 'join-pane and swap-pane take a pane id instead (prefix : join-pane -s w1:p2)';
+const NO_CLOCK = 'the bar is for agents\' states; date in a pane, or prefix u for a shell in a popup';
+
 /** [key after the prefix, command, description, group, repeatable?] */
 type Row = [key: string, command: string, description: string, group: string, repeat?: 'repeat'];
 
@@ -32,6 +38,11 @@ const ROWS: Row[] = [
   ['}', 'pane.swap next', 'Swap the pane with the next one', PANES],
   // tmux has no pane names; P (unbound in tmux) mirrors `,` for windows and reads as "Pane".
   ['P', 'pane.rename', 'Rename the pane', PANES],
+  ['q', 'client.display-panes', 'Show the panes\' numbers (in the bar); a digit focuses that pane', PANES],
+  ['E', 'window.spread', 'Spread the panes evenly', PANES],
+  ['C-o', 'window.rotate down', 'Rotate the panes: each moves one place on', PANES],
+  ['M-o', 'window.rotate up', 'Rotate the panes the other way', PANES],
+  ['m', `client.not-here ${NO_MARK}`, `Mark the pane: not here, ${NO_MARK}`, PANES],
 
   ['c', 'window.new', 'New window', WINDOWS],
   ['n', 'window.select next', 'Next window', WINDOWS],
@@ -40,6 +51,9 @@ const ROWS: Row[] = [
   // Windows number from 1 (tmux with base-index 1), so the digit row reads left to right: 1..9, then 0 for window 10.
   ...Array.from({ length: 10 }, (_, i): Row => [String((i + 1) % 10), `window.select ${i + 1}`, `Window ${i + 1}`, WINDOWS]),
   [',', 'window.rename', 'Rename the window', WINDOWS],
+  ["'", 'client.prompt-window-index', 'Window by number (asks for it)', WINDOWS],
+  ['.', 'client.prompt-move-window', 'Move the window to a place in the bar (asks for it)', WINDOWS],
+  ['f', 'client.find-window', 'Find a window: type text, then choose from the tree filtered by it', WINDOWS],
   ['S', 'window.synchronize', 'Type into every pane of the window at once (the tab shows S)', WINDOWS],
   ['Space', 'window.layout next', 'Arrange the panes in the next preset layout', WINDOWS],
   // tmux's M-1..M-5: even-horizontal, even-vertical, main-horizontal, main-vertical, tiled.
@@ -61,8 +75,17 @@ const ROWS: Row[] = [
 
   ['[', 'client.copy-mode', 'Copy mode: scroll, search, select', COPY],
   [']', 'client.paste', 'Paste the buffer into the pane', COPY],
+  ['PageUp', 'client.copy-mode page-up', 'Copy mode, a page up', COPY],
+  ['=', `client.not-here ${ONE_BUFFER}`, `Choose a buffer: not here, ${ONE_BUFFER}`, COPY],
+  ['#', `client.not-here ${ONE_BUFFER}`, `List the buffers: not here, ${ONE_BUFFER}`, COPY],
 
   ['d', 'client.detach', 'Detach; panes keep running', SESSION],
+  // A session is a server of its own here (castellan --session NAME); the client moves between them as prefix s does.
+  ['(', 'client.switch-session prev', 'Previous session (by name)', SESSION],
+  [')', 'client.switch-session next', 'Next session (by name)', SESSION],
+  ['L', 'client.switch-session last', 'The session this client was in before', SESSION],
+  ['$', `client.not-here ${NO_RENAME}`, `Rename the session: not here, ${NO_RENAME}`, SESSION],
+  ['t', `client.not-here ${NO_CLOCK}`, `Clock: not here, ${NO_CLOCK}`, SESSION],
   ['?', 'client.help', 'List key bindings', SESSION],
   [':', 'client.command-prompt', 'Command prompt', SESSION],
   ['r', 'client.redraw', 'Redraw the screen', SESSION],

@@ -19,30 +19,28 @@ export interface MouseHost {
 interface Gesture {
   kind: 'pane' | 'border' | 'select';
   pane: string;
-  /** Border drags: the edge's axis and last pointer position. */
+  /** Border drags: the pane across the border, the edge's axis and last pointer position. */
+  other?: string;
   axis?: 'x' | 'y';
   last?: number;
 }
 
 const inside = (r: Rect, x: number, y: number) => x >= r.x && x < r.x + r.w && y >= r.y && y < r.y + r.h;
 
-/** A press on a pane's border that has a neighbour across it: which pane owns the edge, and along which axis. */
-function borderAt(rects: Map<string, Rect>, x: number, y: number): { pane: string; axis: 'x' | 'y' } | undefined {
+/** A press on a border between two panes: the pane before it (left/above), the one after it, and the border's axis. */
+function borderAt(rects: Map<string, Rect>, x: number, y: number): { pane: string; other: string; axis: 'x' | 'y' } | undefined {
+  const at = (px: number, py: number) => [...rects.entries()].find(([, q]) => inside(q, px, py))?.[0];
   for (const [id, r] of rects) {
     if (!inside(r, x, y)) continue;
-    const onRight = x === r.x + r.w - 1;
-    const onLeft = x === r.x;
-    const onBottom = y === r.y + r.h - 1;
-    const onTop = y === r.y;
-    const has = (px: number, py: number) => [...rects.entries()].some(([o, q]) => o !== id && inside(q, px, py));
-    if (onRight && has(x + 1, y)) return { pane: id, axis: 'x' };
-    if (onLeft && has(x - 1, y)) {
-      for (const [o, q] of rects) if (o !== id && inside(q, x - 1, y)) return { pane: o, axis: 'x' };
-    }
-    if (onBottom && has(x, y + 1)) return { pane: id, axis: 'y' };
-    if (onTop && has(x, y - 1)) {
-      for (const [o, q] of rects) if (o !== id && inside(q, x, y - 1)) return { pane: o, axis: 'y' };
-    }
+    // Each pane draws its own border, so a border between two panes is two cells wide: either cell grabs it.
+    const right = x === r.x + r.w - 1 ? at(x + 1, y) : undefined;
+    if (right) return { pane: id, other: right, axis: 'x' };
+    const left = x === r.x ? at(x - 1, y) : undefined;
+    if (left) return { pane: left, other: id, axis: 'x' };
+    const below = y === r.y + r.h - 1 ? at(x, y + 1) : undefined;
+    if (below) return { pane: id, other: below, axis: 'y' };
+    const above = y === r.y ? at(x, y - 1) : undefined;
+    if (above) return { pane: above, other: id, axis: 'y' };
     return undefined;
   }
   return undefined;
@@ -67,7 +65,7 @@ export class MouseRouter {
     if (m.action === 'press' && m.button === 0) {
       const border = w.zoomed ? undefined : borderAt(rects, m.x, m.y);
       if (border) {
-        this.gestures.set(client, { kind: 'border', pane: border.pane, axis: border.axis, last: border.axis === 'x' ? m.x : m.y });
+        this.gestures.set(client, { kind: 'border', pane: border.pane, other: border.other, axis: border.axis, last: border.axis === 'x' ? m.x : m.y });
         return;
       }
     }
@@ -78,7 +76,8 @@ export class MouseRouter {
         const delta = pos - (g.last ?? pos);
         if (delta !== 0) {
           const direction = g.axis === 'x' ? (delta > 0 ? 'right' : 'left') : delta > 0 ? 'down' : 'up';
-          this.host.dispatch({ type: 'pane.resize', pane: g.pane, direction, cells: Math.abs(delta) }, client);
+          // The border grabbed moves, the outer one of a nested layout too (tmux's keys would pick the pane's own).
+          this.host.dispatch({ type: 'pane.resize', pane: g.pane, ...(g.other ? { across: g.other } : {}), direction, cells: Math.abs(delta) }, client);
           g.last = pos;
         }
       }

@@ -1,7 +1,7 @@
 // Layout tree: splitting, closing, swapping, rect tiling, neighbours and resizing.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { canSplit, computeRects, equalize, leaf, MIN_H, MIN_W, neighbor, panesOf, removePane, resizePane, splitPane, swapPanes } from '../../src/core/layout.js';
+import { canSplit, computeRects, equalize, leaf, MIN_H, MIN_W, neighbor, panesOf, removePane, resizeBetween, resizePane, splitPane, swapPanes } from '../../src/core/layout.js';
 import type { LayoutNode, Rect } from '../../src/core/types.js';
 
 const area: Rect = { x: 0, y: 0, w: 80, h: 23 };
@@ -102,4 +102,35 @@ test('random trees always tile any area they fit in', () => {
     for (const r of rects.values()) assert.ok(r.w >= MIN_W && r.h >= MIN_H, `pane ${JSON.stringify(r)} too small in ${a.w}x${a.h}`);
     assertTiles(equalize(t), a);
   }
+});
+
+// Issue 30 item 1: `prefix %`, `prefix Left`, `prefix %` gives row(row(p1, p3), p2): tmux keeps it as one row [p1|p3|p2].
+const nested = (): LayoutNode => ({ kind: 'split', axis: 'row', ratio: 0.5, a: { kind: 'split', axis: 'row', ratio: 0.5, a: leaf('p1'), b: leaf('p3') }, b: leaf('p2') });
+const wide: Rect = { x: 0, y: 0, w: 120, h: 30 };
+const widths = (t: LayoutNode) => ['p1', 'p3', 'p2'].map((p) => computeRects(t, wide).get(p)!.w);
+
+test('keyboard resize in a nested layout moves the border tmux moves: the one after the pane, the one before for the last', () => {
+  assert.deepEqual(widths(nested()), [30, 30, 60]);
+  // resize-pane -L on the middle pane: its right border (p3|p2) moves left, p1 stays
+  assert.deepEqual(widths(resizePane(nested(), wide, 'p3', 'left', 5)), [30, 25, 65]);
+  assert.deepEqual(widths(resizePane(nested(), wide, 'p3', 'right', 5)), [30, 35, 55]);
+  // the first pane: its right border, either way
+  assert.deepEqual(widths(resizePane(nested(), wide, 'p1', 'left', 5)), [25, 35, 60]);
+  // the last pane: the border before it
+  assert.deepEqual(widths(resizePane(nested(), wide, 'p2', 'right', 5)), [30, 35, 55]);
+  // across a split of the other axis: col(p1, row(p2, p3)); p3 -U moves the only horizontal border
+  const mixed: LayoutNode = { kind: 'split', axis: 'col', ratio: 0.5, a: leaf('p1'), b: { kind: 'split', axis: 'row', ratio: 0.5, a: leaf('p2'), b: leaf('p3') } };
+  assert.equal(computeRects(resizePane(mixed, wide, 'p3', 'up', 3), wide).get('p1')!.h, 12);
+});
+
+test('resizeBetween moves exactly the border between two panes: the outer one of a nested layout too', () => {
+  // dragging the p3|p2 border 10 left moves the outer split; p1, away from it, keeps its size
+  const t = resizeBetween(nested(), wide, 'p3', 'p2', 'left', 10);
+  assert.deepEqual(widths(t), [30, 20, 70]);
+  assert.deepEqual(widths(resizeBetween(nested(), wide, 'p1', 'p3', 'left', 10)), [20, 40, 60]);
+  // panes that share no border of that axis: nothing moves
+  const n = nested();
+  assert.equal(resizeBetween(n, wide, 'p1', 'p3', 'up', 3), n);
+  assert.equal(resizeBetween(n, wide, 'p1', 'nosuch', 'left', 3), n);
+  assertTiles(resizeBetween(n, wide, 'p3', 'p2', 'left', 1000), wide);
 });

@@ -103,7 +103,7 @@ test('help overlay: G and End jump to the end, g to the top, and Up moves at onc
   const h = await startAttached(env, { cols: 100, rows: 24, timeoutMs: 20_000 });
   h.prefix('?');
   await h.waitForText('castellan keys', { message: 'the help overlay' });
-  const LAST = 'Paste the buffer into the pane';
+  const LAST = 'List the buffers: not here';
   await h.waitForNoText(LAST, { message: 'the last binding starts below the fold' });
   h.write('G');
   await h.waitForText(LAST, { message: 'G shows the end of the list' });

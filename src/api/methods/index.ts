@@ -25,6 +25,9 @@ import paneBreak from './pane-break.js';
 import paneClose from './pane-close.js';
 import paneJoin from './pane-join.js';
 import paneRespawn from './pane-respawn.js';
+import paneResize from './pane-resize.js';
+import paneSwap from './pane-swap.js';
+import paneZoom from './pane-zoom.js';
 import paneExplain from './pane-explain.js';
 import paneFocus from './pane-focus.js';
 import paneGet from './pane-get.js';
@@ -70,6 +73,9 @@ export const METHODS: MethodDef[] = [
   paneGet,
   paneSplit,
   paneClose,
+  paneResize,
+  paneZoom,
+  paneSwap,
   paneBreak,
   paneJoin,
   paneRespawn,

@@ -7,8 +7,8 @@ import { ApiError } from '../protocol.js';
 
 export default defineMethod({
   name: 'pane.send_keys',
-  description: 'Press keys in a pane. Each entry is a key name (Enter, Escape, Tab, C-c, M-x, Up, PageDown, F1…) or, when `literal` is true, text typed as is.',
-  params: z.object({ pane_id: paneIdSchema, keys: z.array(z.string().max(100_000)).min(1).max(10_000), literal: z.boolean().default(false) }).strict(),
+  description: 'Press keys in a pane. Each entry is a key name (Enter, Escape, Tab, C-c, M-x, Up, PageDown, F1…) or, when `literal` is true, text typed as is. `unknown: "text"` types an entry that names no key as text, as tmux send-keys does.',
+  params: z.object({ pane_id: paneIdSchema, keys: z.array(z.string().max(100_000)).min(1).max(10_000), literal: z.boolean().default(false), unknown: z.enum(['error', 'text']).default('error') }).strict(),
   result: z.object({ pane_id: z.string(), sent: z.number() }),
   handler: ({ session }, p) => {
     const parts: string[] = [];
@@ -20,7 +20,7 @@ export default defineMethod({
       const bytes = keyToBytes(k);
       if (bytes === undefined) {
         // A single printable character is its own key; anything else is an error rather than a guess.
-        if ([...k].length === 1) parts.push(k);
+        if ([...k].length === 1 || p.unknown === 'text') parts.push(k);
         else throw new ApiError('invalid_params', `unknown key name "${k}" (use literal: true to type text)`);
       } else parts.push(bytes);
     }

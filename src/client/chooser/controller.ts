@@ -36,8 +36,9 @@ export class ChooserController {
 
   constructor(private readonly h: ChooserHost) {}
 
-  open(level: 'sessions' | 'windows'): void {
-    this.h.setOverlay(openChooser(level));
+  /** `filter`: find-window's text, as if typed after `/`. */
+  open(level: 'sessions' | 'windows', filter = ''): void {
+    this.h.setOverlay({ ...openChooser(level), filter: filter.slice(0, 200) });
     this.h.render();
     this.reload(true);
     if (this.timer) clearInterval(this.timer);
