@@ -72,6 +72,9 @@ export function runBridge(o: BridgeOptions): Promise<number> {
         ...(typeof ping.pid === 'number' ? { pid: ping.pid } : {}),
       });
       piping = true;
+      // This connection is a client's for as long as ssh lasts: the server must not close it as an answered, idle one
+      // (src/server/idle-close.ts) while the far side is still on its way (an unknown notification to an older server is dropped).
+      sock.write('{"method":"connection.keep","params":{}}\n');
       if (rest.length) o.stdout.write(rest);
       sock.pipe(o.stdout, { end: false });
       o.stdin.pipe(sock);

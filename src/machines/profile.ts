@@ -12,7 +12,8 @@ export interface MachineProfile {
 }
 
 /** What names a machine on this side: `local` is this machine, so it is taken. */
-export const LOCAL_NAME = 'local';
+import { LOCAL_NAME } from './cli-door.js';
+export { LOCAL_NAME };
 
 const NAME_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;
 const SESSION_RE = /^[A-Za-z0-9_][A-Za-z0-9_.-]{0,63}$/;

@@ -43,5 +43,4 @@ export async function connectWhere(ctx: WhereContext, machine: unknown): Promise
   return (await openMachine(ctx, m)).client;
 }
 
-/** Is this a remote machine (its text must be cleaned before it is printed)? */
-export const isRemote = (machine: unknown): boolean => machine !== undefined && machine !== LOCAL_NAME;
+export { isRemote } from './cli-door.js';

@@ -1,6 +1,6 @@
 // `castellan herd list`: every pane's agent and badge state, for people and scripts; here, on a machine, or on all.
 import type { PaneInfo } from '../../api/pane-info.js';
-import { acrossMachines, cleanRemote, connectWhere, isRemote, lastKnown, LOCAL_NAME, rememberPanes, terminalJson } from '../../machines/index.js';
+import { cleanRemote, connectWhere, isRemote, LOCAL_NAME, machinesRoom, terminalJson } from '../../machines/cli-door.js';
 import { ago, table } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 import { policyWarning } from '../policy-warning.js';
@@ -22,10 +22,13 @@ export default defineCommand({
     if (values.machine !== undefined && values['all-machines']) throw new UsageError('--machine and --all-machines exclude each other');
     const broken = await policyWarning(ctx);
     if (broken) ctx.err(broken);
+    const named = values.machine !== undefined || !!values['all-machines'];
+    // Only a listing that names machines loads the machines room (profiles, ssh): a plain herd list stays light.
+    const room = named ? await machinesRoom() : undefined;
     const list = async (api: Awaited<ReturnType<typeof ctx.connect>>) => (await api.request<{ panes: PaneInfo[] }>('pane.list', {}, { timeoutMs: 5000 })).panes;
     let results: Row[];
     if (values['all-machines']) {
-      results = (await acrossMachines(ctx, list)).map((r) => (r.ok ? { machine: r.machine, panes: r.value } : { machine: r.machine, error: r.error, code: r.code }));
+      results = (await room!.acrossMachines(ctx, list)).map((r) => (r.ok ? { machine: r.machine, panes: r.value } : { machine: r.machine, error: r.error, code: r.code }));
     } else {
       const api = await connectWhere(ctx, values.machine);
       try {
@@ -35,9 +38,8 @@ export default defineCommand({
       }
     }
     // A machine that answered is remembered; one that did not shows what it last said, marked stale.
-    for (const r of results) if ('panes' in r && isRemote(r.machine)) rememberPanes(ctx.paths, r.machine, r.panes);
-    const stale = (m: string) => (isRemote(m) ? lastKnown(ctx.paths, m) : undefined);
-    const named = values.machine !== undefined || !!values['all-machines'];
+    for (const r of results) if ('panes' in r && isRemote(r.machine)) room?.rememberPanes(ctx.paths, r.machine, r.panes);
+    const stale = (m: string) => (isRemote(m) ? room?.lastKnown(ctx.paths, m) : undefined);
     // Another host's titles and messages are data: no control sequence of theirs reaches this terminal.
     const clean = (machine: string, s: unknown) => (isRemote(machine) ? cleanRemote(s) : String(s ?? ''));
     if (values.json) {

@@ -1,7 +1,7 @@
 // `castellan herd wait`: block until panes' agents reach a state; exit 0, 124 on timeout, 4 if a pane goes away.
 import { RpcError } from '../../api/client.js';
 import { AGENT_STATES, type AgentState } from '../../core/types.js';
-import { cleanRemote, connectWhere, isRemote, terminalJson } from '../../machines/index.js';
+import { cleanRemote, connectWhere, isRemote, terminalJson } from '../../machines/cli-door.js';
 import { intArg, listArg, paneArg } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 

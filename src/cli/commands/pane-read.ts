@@ -1,5 +1,5 @@
 // `castellan pane read`: print a pane's screen, or its scrollback (all of it, or the last N lines).
-import { cleanRemoteAnsi, cleanRemoteLines, connectWhere, isRemote, terminalJson } from '../../machines/index.js';
+import { cleanRemoteAnsi, cleanRemoteLines, connectWhere, isRemote, terminalJson } from '../../machines/cli-door.js';
 import { intArg, paneArg } from '../cli-util.js';
 import { defineCommand, EXIT } from '../define-command.js';
 

@@ -1,5 +1,5 @@
 // `castellan pane send`: type text (or press named keys) in a pane.
-import { connectWhere } from '../../machines/index.js';
+import { connectWhere } from '../../machines/cli-door.js';
 import { paneArg } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
