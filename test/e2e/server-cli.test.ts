@@ -15,9 +15,9 @@ test('server start, status, stop: exit codes and what they say', async (t) => {
   assert.match(none.stdout, /no server running/);
   const noneJson = await env.cli(['server', 'status', '--json']);
   assert.equal(noneJson.code, 3);
-  const status = JSON.parse(noneJson.stdout) as { running: boolean; socket: string; platform?: { platform: string; backend: string } };
-  assert.deepEqual({ running: status.running, socket: status.socket }, { running: false, socket: env.socket });
-  assert.equal(status.platform?.platform, process.platform, 'status names the platform and its process backend (issue 33)');
+  const noServer = JSON.parse(noneJson.stdout) as { running: boolean; socket: string; platform?: { platform: string; backend: string } };
+  assert.deepEqual({ running: noServer.running, socket: noServer.socket }, { running: false, socket: env.socket });
+  assert.equal(noServer.platform?.platform, process.platform, 'status names the platform and its process backend (issue 33)');
   const stopNone = await env.cli(['server', 'stop']);
   assert.equal(stopNone.code, 3, `stop with no server exits 3: ${stopNone.stdout}${stopNone.stderr}`);
 
