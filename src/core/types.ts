@@ -39,6 +39,8 @@ export interface AgentReport {
   message?: string;
   seq?: number;
   sessionId?: string;
+  /** The agent's own command-line arguments, as its integration reported them (pi rewrites its process title). */
+  args?: string[];
   /** From castellan's own integration (the hook bridge, ACP): the screen may end a state the agent never ends itself. */
   integration?: boolean;
   at: number;
