@@ -88,6 +88,11 @@ export interface PaneState {
   episode?: EpisodeInfo;
   /** The agent's own git worktree (src/worktree): its branch and change summary, for the border. */
   worktree?: PaneWorktree;
+  /**
+   * Restored from a snapshot whose directory for this pane was gone: the directory it ran in (it opened elsewhere). Shown
+   * in its border and `herd list` for the pane's life: an agent's own screen clear wipes the dim line that said so.
+   */
+  cwdGone?: string;
 }
 
 export interface PaneWorktree {

@@ -16,15 +16,19 @@ export default defineCommand({
     try {
       const { panes } = await api.request<{ panes: PaneInfo[] }>('pane.list', {}, { timeoutMs: 5000 });
       if (values.json) {
-        ctx.out(JSON.stringify(panes.map((p) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null, worktree: p.worktree ?? null, branch: p.branch ?? null }))));
+        ctx.out(JSON.stringify(panes.map((p) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null, worktree: p.worktree ?? null, branch: p.branch ?? null, cwd_gone: p.cwd_gone ?? null }))));
         return EXIT.ok;
       }
       const now = Date.now();
       const rows = [['PANE', 'AGENT', 'STATE', 'SOURCE', 'FOR', 'TITLE', 'MESSAGE']];
+      const gone: string[] = [];
       for (const p of panes) {
-        rows.push([p.pane_id, p.agent.name ?? '-', p.exited ? `exited(${p.exited.code ?? 'sig'})` : p.agent.state, p.agent.source ?? '-', ago(now - p.agent.since), p.title, p.agent.message ?? '']);
+        // `!`: restored elsewhere, its directory was gone; the line under the table says which.
+        if (p.cwd_gone) gone.push(`! ${p.pane_id}: its directory ${p.cwd_gone} was gone when it was restored; it runs in ${p.cwd}`);
+        rows.push([p.cwd_gone ? `${p.pane_id} !` : p.pane_id, p.agent.name ?? '-', p.exited ? `exited(${p.exited.code ?? 'sig'})` : p.agent.state, p.agent.source ?? '-', ago(now - p.agent.since), p.title, p.agent.message ?? '']);
       }
       ctx.out(table(rows));
+      for (const g of gone) ctx.out(g);
       return EXIT.ok;
     } finally {
       api.close();
