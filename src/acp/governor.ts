@@ -124,10 +124,10 @@ export class Governor {
     const key = this.key(sessionId, c.toolCallId);
     const known = c.toolCallId ? this.calls.get(key) : undefined;
     if (known) {
-      // Qwen Code announces a call while it is still "preparing" it (rawInput {}), and sends the command only with the
-      // permission request: judged on the title alone, a hook or plan check that reads the command would never see it.
+      // Qwen Code announces a call while it is still "preparing" it (rawInput {}; opencode and Kilo: {cwd}), and sends
+      // the command only with the permission request or a later update: judged on the title alone, a hook or plan check that reads the command would never see it.
       // A sighting that brings the input the first lacked is judged again; a deny already given stands.
-      if (!Object.keys(known.call.toolInput).length && Object.keys(c.toolInput).length) {
+      if (!known.call.hasInput && c.hasInput) {
         const before = known.decision;
         known.call = c;
         known.tool = c.tool;

@@ -116,9 +116,13 @@ for (const a of AGENTS) {
     await Promise.race([turn.catch(() => undefined), new Promise((r) => setTimeout(r, 15_000))]);
     assert.equal(asked.length, 0, 'the editor was never asked about a call castellan denied');
     assert.equal(existsSync(join(work, 'castellan-was-here')), false, 'the denied command did not run');
-    const denies = audit().split('\n').filter((l) => /"decision":"deny"/.test(l) && /castellan-was-here/.test(l));
+    // The argv is the command when the agent sent it before castellan decided; a policy deny of the tool on first sight
+    // (Qwen announces the call before its input) stands, and its argv is the title.
+    const denies = audit().split('\n').filter((l) => /"type":"governance_decision","decision":"deny"/.test(l) && /"tool":"shell"/.test(l));
     log(`audit: ${denies.join('\n').slice(0, 800)} ${/acp_unpermitted_run/.test(audit()) ? '(ran unasked: turn cancelled)' : '(asked: refused)'}`);
     assert.ok(denies.length >= 1, audit().slice(-2000));
+    // Each one's own default mode asks (src/acp/modes.ts knows it): castellan did not have to switch the session.
+    assert.doesNotMatch(audit(), /acp_mode_changed|acp_session_refused/);
     child.stdin.end();
     await Promise.race([exited, new Promise((r) => setTimeout(r, 10_000))]);
     conn.close();

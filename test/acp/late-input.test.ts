@@ -23,6 +23,10 @@ test('a call announced with no input and asked about with its command is judged 
     await prompt(r, sid, `LATE ${JSON.stringify({ toolCallId: 'q2', title: 'Shell', kind: 'execute', rawInput: { command: 'touch fine-file' } })}`);
     assert.equal(r.asked.length, 1);
     assert.equal(existsSync(join(r.home, 'fine-file')), true);
+    // opencode and Kilo announce `{cwd}` first: not an input that names what runs either.
+    await prompt(r, sid, `LATE ${JSON.stringify({ toolCallId: 'q4', title: 'bash', kind: 'execute', preparing: { cwd: '/' }, rawInput: { command: 'touch forbidden-2' } })}`);
+    assert.equal(existsSync(join(r.home, 'forbidden-2')), false);
+    assert.match(refusalText(r, 'q4') ?? '', /no forbidden files/);
   } finally {
     await r.close();
     (await import('node:fs')).rmSync(dir, { recursive: true, force: true });
