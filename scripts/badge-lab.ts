@@ -21,6 +21,8 @@ export interface AgentFacts {
   quit: string;
   /** How long after its prompt first shows the agent takes input (Gemini draws its box before it listens). */
   settleMs?: number;
+  /** Escapes that interrupt a turn (opencode, Kilo and Copilot CLI: Esc twice, within a short window). */
+  interruptEscapes?: number;
 }
 
 /** Strings the lab README gives per agent (plain screen text). */
@@ -30,6 +32,11 @@ export const AGENTS: Record<string, AgentFacts> = {
   // Gemini's braille spinner: "⠋ Thinking... (esc to cancel, 1s)", also "⠙ Executing Hooks: …" (no "esc to cancel")
   gemini: { args: [], idle: /Type your message/, working: /esc to cancel|^ ?[\u2800-\u28ff] \S/m, dialog: /Allow execution of/, quit: '/quit', settleMs: 8000 },
   pi: { args: [], idle: /\(mock\) mock-model/, working: /Working\.\.\./, dialog: /Allow\?/, quit: '/quit' },
+  // opencode / Kilo: home screen `Ask anything…`, in a session the footer `ctrl+p commands`; busy `esc interrupt`.
+  opencode: { args: [], idle: /Ask anything|ctrl\+p commands/, working: /esc (again to )?interrupt/, dialog: /Permission required/, quit: '/exit', settleMs: 5000, interruptEscapes: 2 },
+  kilo: { args: [], idle: /Ask anything|ctrl\+p commands/, working: /esc (again to )?interrupt/, dialog: /Permission required/, quit: '/exit', settleMs: 5000, interruptEscapes: 2 },
+  copilot: { args: [], idle: /\? help/, working: /[◉◎] Working/, dialog: /Do you want to run this command\?/, quit: '/exit', interruptEscapes: 2 },
+  qwen: { args: [], idle: /Type your message/, working: /esc to cancel/, dialog: /Allow execution of/, quit: '/quit', settleMs: 4000 },
 };
 
 import type { Mark, Truth } from './badge-score.js';
@@ -104,7 +111,8 @@ export function onlyEvents(events: readonly string[], bridge: (event: string) =>
  * would have written it. The wrapper is named after the agent and execs it: identification sees the agent.
  */
 export function prunedHooksEnv(agent: string, dir: string, events: readonly string[]): Record<string, string> {
-  if (agent === 'pi') return {};
+  // pi, opencode and Kilo have no hook file: their extension / plugin runs the hook command, which filters itself.
+  if (agent === 'pi' || agent === 'opencode' || agent === 'kilo') return {};
   const real = join(LAB_HOME, 'installs', agent, 'node_modules/.bin', agent);
   const prune = join(new URL('.', import.meta.url).pathname, 'badge-prune-hooks.mjs');
   mkdirSync(dir, { recursive: true });
@@ -212,6 +220,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   mark(t, 'interrupt', 'prompt→working', 'working');
   await sleep(1500);
   t = await term.key('Escape');
+  for (let i = 1; i < (f.interruptEscapes ?? 1); i++) { await sleep(80); await term.key('Escape'); }
   mark(t, 'interrupt', 'interrupt→rest', 'rest');
   await settle(term, f);
   if (agent === 'claude') { await term.key('C-u'); await sleep(500); } // Claude puts the prompt back
