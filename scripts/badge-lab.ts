@@ -23,6 +23,8 @@ export interface AgentFacts {
   settleMs?: number;
   /** Escapes that interrupt a turn (opencode, Kilo and Copilot CLI: Esc twice, within a short window). */
   interruptEscapes?: number;
+  /** The long tool step's prompt, when the default one draws no dialog for this agent. */
+  longTool?: string;
 }
 
 /** Strings the lab README gives per agent (plain screen text). */
@@ -35,8 +37,10 @@ export const AGENTS: Record<string, AgentFacts> = {
   // opencode / Kilo: home screen `Ask anything…`, in a session the footer `ctrl+p commands`; busy `esc interrupt`.
   opencode: { args: [], idle: /Ask anything|ctrl\+p commands/, working: /esc (again to )?interrupt/, dialog: /Permission required/, quit: '/exit', settleMs: 5000, interruptEscapes: 2 },
   kilo: { args: [], idle: /Ask anything|ctrl\+p commands/, working: /esc (again to )?interrupt/, dialog: /Permission required/, quit: '/exit', settleMs: 5000, interruptEscapes: 2 },
-  copilot: { args: [], idle: /\? help/, working: /[◉◎] Working/, dialog: /Do you want to run this command\?/, quit: '/exit', interruptEscapes: 2 },
-  qwen: { args: [], idle: /Type your message/, working: /esc to cancel/, dialog: /Allow execution of/, quit: '/quit', settleMs: 4000 },
+  // Copilot's footer (`… · ? help`) is cut at 80 columns: its prompt glyph tells it is up.
+  copilot: { args: [], idle: /❯/, working: /[◉◎] Working/, dialog: /Do you want to run this command\?/, quit: '/exit', interruptEscapes: 2 },
+  // Qwen asked nothing for `sleep 4 && touch long-file` in both modes here (the turn just ran): its long step is a plain call.
+  qwen: { args: [], idle: /Type your message/, working: /esc to cancel/, dialog: /Allow execution of/, quit: '/quit', settleMs: 4000, longTool: 'Please RUN: touch long-file' },
 };
 
 import type { Mark, Truth } from './badge-score.js';
@@ -205,7 +209,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   await settle(term, f);
 
   // 3. a long tool run (nothing streams for 4 s): must stay working
-  t = await prompt(term, 'Please RUN: sleep 4 && touch long-file');
+  t = await prompt(term, f.longTool ?? 'Please RUN: sleep 4 && touch long-file');
   mark(t, 'longtool', 'prompt→working', 'working');
   mark(await waitScreen(term, f.dialog, 'the permission dialog'), 'longtool', 'dialog drawn→blocked', 'blocked');
   await sleep(1500);
