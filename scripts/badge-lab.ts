@@ -21,6 +21,10 @@ export interface AgentFacts {
   quit: string;
   /** How long after its prompt first shows the agent takes input (Gemini draws its box before it listens). */
   settleMs?: number;
+  /** Escapes that interrupt a turn (opencode, Kilo and Copilot CLI: Esc twice, within a short window). */
+  interruptEscapes?: number;
+  /** The long tool step's prompt, when the default one draws no dialog for this agent. */
+  longTool?: string;
 }
 
 /** Strings the lab README gives per agent (plain screen text). */
@@ -30,6 +34,13 @@ export const AGENTS: Record<string, AgentFacts> = {
   // Gemini's braille spinner: "⠋ Thinking... (esc to cancel, 1s)", also "⠙ Executing Hooks: …" (no "esc to cancel")
   gemini: { args: [], idle: /Type your message/, working: /esc to cancel|^ ?[\u2800-\u28ff] \S/m, dialog: /Allow execution of/, quit: '/quit', settleMs: 8000 },
   pi: { args: [], idle: /\(mock\) mock-model/, working: /Working\.\.\./, dialog: /Allow\?/, quit: '/quit' },
+  // opencode / Kilo: home screen `Ask anything…`, in a session the footer `ctrl+p commands`; busy `esc interrupt`.
+  opencode: { args: [], idle: /Ask anything|ctrl\+p commands/, working: /esc (again to )?interrupt/, dialog: /Permission required/, quit: '/exit', settleMs: 5000, interruptEscapes: 2 },
+  kilo: { args: [], idle: /Ask anything|ctrl\+p commands/, working: /esc (again to )?interrupt/, dialog: /Permission required/, quit: '/exit', settleMs: 5000, interruptEscapes: 2 },
+  // Copilot's footer (`… · ? help`) is cut at 80 columns: its prompt glyph tells it is up.
+  copilot: { args: [], idle: /❯/, working: /[◉◎] Working/, dialog: /Do you want to run this command\?/, quit: '/exit', interruptEscapes: 2 },
+  // Qwen asked nothing for `sleep 4 && touch long-file` in both modes here (the turn just ran): its long step is a plain call.
+  qwen: { args: [], idle: /Type your message/, working: /esc to cancel/, dialog: /Allow execution of/, quit: '/quit', settleMs: 4000, longTool: 'Please RUN: touch long-file' },
 };
 
 import type { Mark, Truth } from './badge-score.js';
@@ -104,7 +115,8 @@ export function onlyEvents(events: readonly string[], bridge: (event: string) =>
  * would have written it. The wrapper is named after the agent and execs it: identification sees the agent.
  */
 export function prunedHooksEnv(agent: string, dir: string, events: readonly string[]): Record<string, string> {
-  if (agent === 'pi') return {};
+  // pi, opencode and Kilo have no hook file: their extension / plugin runs the hook command, which filters itself.
+  if (agent === 'pi' || agent === 'opencode' || agent === 'kilo') return {};
   const real = join(LAB_HOME, 'installs', agent, 'node_modules/.bin', agent);
   const prune = join(new URL('.', import.meta.url).pathname, 'badge-prune-hooks.mjs');
   mkdirSync(dir, { recursive: true });
@@ -197,7 +209,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   await settle(term, f);
 
   // 3. a long tool run (nothing streams for 4 s): must stay working
-  t = await prompt(term, 'Please RUN: sleep 4 && touch long-file');
+  t = await prompt(term, f.longTool ?? 'Please RUN: sleep 4 && touch long-file');
   mark(t, 'longtool', 'prompt→working', 'working');
   mark(await waitScreen(term, f.dialog, 'the permission dialog'), 'longtool', 'dialog drawn→blocked', 'blocked');
   await sleep(1500);
@@ -212,6 +224,7 @@ export async function runScenario(agent: string, term: Term, mock: Mock, log: (m
   mark(t, 'interrupt', 'prompt→working', 'working');
   await sleep(1500);
   t = await term.key('Escape');
+  for (let i = 1; i < (f.interruptEscapes ?? 1); i++) { await sleep(80); await term.key('Escape'); }
   mark(t, 'interrupt', 'interrupt→rest', 'rest');
   await settle(term, f);
   if (agent === 'claude') { await term.key('C-u'); await sleep(500); } // Claude puts the prompt back

@@ -1,6 +1,6 @@
 // Badge latency of real agents in castellan panes: ground truth (driver + mock log) → pane_agent_status_changed.
 //
-//   npx tsx scripts/badge-latency.ts [--agents claude,codex,gemini,pi] [--modes screen,hooks] [--runs N] [--bin PATH] [--json FILE]
+//   npx tsx scripts/badge-latency.ts [--agents claude,codex,gemini,pi,opencode,kilo,copilot,qwen] [--modes screen,hooks] [--runs N] [--bin PATH] [--json FILE]
 //                                    [--run-timeout SECONDS (300: one agent's scenario; a stuck one is stopped)]
 //   npx tsx scripts/badge-latency.ts --merge a.json,b.json     (one table from earlier runs' --json files)
 //

@@ -123,23 +123,40 @@ export class Governor {
     const c = governedCall(toolCall);
     const key = this.key(sessionId, c.toolCallId);
     const known = c.toolCallId ? this.calls.get(key) : undefined;
-    if (known) return known;
-    const cwd = this.cwdOf(sessionId);
-    const opts = this.opts(sessionId);
+    if (known) {
+      // Qwen Code announces a call while it is still "preparing" it (rawInput {}; opencode and Kilo: {cwd}), and sends
+      // the command only with the permission request or a later update: judged on the title alone, a hook or plan check that reads the command would never see it.
+      // A sighting that brings the input the first lacked is judged again; a deny already given stands.
+      if (!known.call.hasInput && c.hasInput) {
+        const before = known.decision;
+        known.call = c;
+        known.tool = c.tool;
+        known.decision = before.then((r) => (r.decision === 'deny' ? r : this.judge(known, c)));
+      }
+      return known;
+    }
     const st: CallState = { sessionId, call: c, decision: undefined as unknown as Promise<PreToolUseResult>, tool: c.tool, note: '', asked: false, enforced: false, ranUnpermitted: false, posted: false };
-    // A kind castellan cannot judge by its name could be any tool: it is judged as the strictest one the policy gates.
-    const gate = c.unknownKind ? strictestGate(ACP_TOOLS, cwd, this.h.governOpts) : Promise.resolve(undefined);
-    st.decision = gate.then((g) => {
-      if (g) st.tool = g.tool;
-      if (g) st.note = `a tool call of ${c.kind ? `unknown kind "${cleanName(c.kind, 40)}"` : 'no kind'} is judged as the strictest tool the policy gates (${g.tool}): `;
-      const base = { agentId: this.agentId(sessionId), goalId: this.goalId(sessionId), cwd, toolInput: c.toolInput, ...(this.h.paneId ? { paneId: this.h.paneId } : {}) };
-      return governPreToolUse({ ...base, tool: st.tool, argv: c.argv }, opts);
-    });
+    st.decision = this.judge(st, c);
     if (c.toolCallId) {
       this.calls.set(key, st);
       if (this.calls.size > MAX_CALLS) this.calls.delete(this.calls.keys().next().value as string);
     }
     return st;
+  }
+
+  /** Governance for one sighting of a call (PreToolUse: policy, hooks, plan verify). */
+  private judge(st: CallState, c: GovernedCall): Promise<PreToolUseResult> {
+    const cwd = this.cwdOf(st.sessionId);
+    const opts = this.opts(st.sessionId);
+    // A kind castellan cannot judge by its name could be any tool: it is judged as the strictest one the policy gates.
+    const gate = c.unknownKind ? strictestGate(ACP_TOOLS, cwd, this.h.governOpts) : Promise.resolve(undefined);
+    return gate.then((g) => {
+      st.note = '';
+      if (g) st.tool = g.tool;
+      if (g) st.note = `a tool call of ${c.kind ? `unknown kind "${cleanName(c.kind, 40)}"` : 'no kind'} is judged as the strictest tool the policy gates (${g.tool}): `;
+      const base = { agentId: this.agentId(st.sessionId), goalId: this.goalId(st.sessionId), cwd, toolInput: c.toolInput, ...(this.h.paneId ? { paneId: this.h.paneId } : {}) };
+      return governPreToolUse({ ...base, tool: st.tool, argv: c.argv }, opts);
+    });
   }
 
   private reasonOf(st: CallState, r: PreToolUseResult): string {

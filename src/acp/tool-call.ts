@@ -23,6 +23,11 @@ export interface GovernedCall {
   unknownKind: boolean;
   /** The fields an editor needs to show the call (title, kind, rawInput, locations), for announcing it. */
   shown: Record<string, unknown>;
+  /**
+   * The input names what the call acts on (a command, a path, a URL). False while an agent announces a call it is
+   * still preparing (Qwen Code: rawInput {}; opencode/Kilo: rawInput {cwd}): the argv is then the title or a location.
+   */
+  hasInput: boolean;
 }
 
 /** A command in the call's input, whatever kind the agent claims: a command is a shell call. */
@@ -49,9 +54,11 @@ export function governedCall(toolCall: unknown): GovernedCall {
   const toolCallId = str(t.toolCallId) ?? '';
   const shown = { title, kind: KNOWN_KINDS.has(kind) ? kind : 'other', ...(t.rawInput !== undefined ? { rawInput: t.rawInput } : {}), ...(Array.isArray(t.locations) ? { locations: t.locations } : {}) };
   const base = { toolInput, title, toolCallId, kind: given, shown };
-  const command = commandOf(toolInput) ?? (kind === 'execute' ? title : undefined);
-  if (command !== undefined) return { ...base, tool: 'shell', argv: ['/bin/sh', '-c', command], unknownKind: false };
+  const givenCommand = commandOf(toolInput);
+  const command = givenCommand ?? (kind === 'execute' ? title : undefined);
+  if (command !== undefined) return { ...base, tool: 'shell', argv: ['/bin/sh', '-c', command], unknownKind: false, hasInput: givenCommand !== undefined };
   const locations = Array.isArray(t.locations) ? t.locations.map((l) => str(obj(l).path)).filter((p): p is string => !!p) : [];
-  const target = str(toolInput.file_path) ?? str(toolInput.path) ?? str(toolInput.absolute_path) ?? str(toolInput.url) ?? str(toolInput.pattern) ?? locations[0];
-  return { ...base, tool: KNOWN_KINDS.has(kind) && given ? kind : 'other', argv: target ? [target] : [], unknownKind: !given || !KNOWN_KINDS.has(kind) };
+  const named = str(toolInput.file_path) ?? str(toolInput.path) ?? str(toolInput.absolute_path) ?? str(toolInput.url) ?? str(toolInput.pattern);
+  const target = named ?? locations[0];
+  return { ...base, tool: KNOWN_KINDS.has(kind) && given ? kind : 'other', argv: target ? [target] : [], unknownKind: !given || !KNOWN_KINDS.has(kind), hasInput: named !== undefined };
 }

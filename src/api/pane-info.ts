@@ -33,6 +33,8 @@ export const paneInfoSchema = z.object({
   /** The agent git worktree the pane works in and its branch (null outside one), as hook payloads carry them. */
   worktree: z.string().nullable(),
   branch: z.string().nullable(),
+  /** Restored elsewhere because this directory, where it ran before, was gone (issue 30 item 16). */
+  cwd_gone: z.string().optional(),
 });
 export type PaneInfo = z.infer<typeof paneInfoSchema>;
 
@@ -74,6 +76,7 @@ export function paneInfo(session: SessionApi, state: State, p: PaneState, focuse
       waiting: !!p.agent.waitMark,
     },
     ...(p.parent ? { parent: p.parent } : {}),
+    ...(p.cwdGone ? { cwd_gone: p.cwdGone } : {}),
     ...worktreeOf(session, p.id, rt?.cwd ?? p.cwd),
   };
 }

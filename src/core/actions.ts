@@ -101,6 +101,8 @@ export const actionSchema = z.discriminatedUnion('type', [
     message: z.string().max(2000).optional(),
     seq: z.number().int().nonnegative().optional(),
     sessionId: z.string().max(200).optional(),
+    /** The agent's own arguments, for an agent whose process title hides them (pi). */
+    args: z.array(z.string().max(4096)).max(64).optional(),
     /** Sent by castellan's own integration of an agent known to leave states unreported: the screen may correct it. */
     integration: z.boolean().optional(),
   }),

@@ -54,6 +54,7 @@ export function reduceAgentAction(d: Draft, a: AnyAction): void {
         message: a.message ? cleanText(a.message, 2000) : undefined,
         seq: a.seq,
         sessionId: a.sessionId,
+        ...(a.args ? { args: a.args } : {}),
         ...(a.integration ? { integration: true } : {}),
         at: d.ctx.now,
       };

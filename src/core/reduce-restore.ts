@@ -15,6 +15,8 @@ export interface RestoredPane {
   env?: Record<string, string>;
   parent?: PaneId;
   episode?: EpisodeInfo;
+  /** The directory the snapshot recorded, gone at restore (`cwd` is where the pane opened instead). */
+  cwdGone?: string;
 }
 
 export interface RestoredWindow {
@@ -67,7 +69,7 @@ export function reduceRestore(d: Draft, a: Extract<AnyAction, { type: 'server.re
     const nextPaneNo = 1 + Math.max(0, ...allPanes.filter((id) => id.startsWith(`${w.id}:p`)).map((id) => num(id, /:p(\d+)$/)));
     windows[w.id] = { id: w.id, index: i + 1, name: w.name || undefined, layout: w.layout, active: w.active, zoomed: w.zoomed, nextPaneNo, size: areaForTerminal(size) };
     for (const p of w.panes) {
-      panes[p.id] = { id: p.id, window: w.id, name: p.name || undefined, command: p.command, cwd: p.cwd, agent: initialAgentInfo(d.ctx.now), createdAt: d.ctx.now, env: p.env, parent: p.parent, ...(p.episode ? { episode: p.episode } : {}) };
+      panes[p.id] = { id: p.id, window: w.id, name: p.name || undefined, command: p.command, cwd: p.cwd, agent: initialAgentInfo(d.ctx.now), createdAt: d.ctx.now, env: p.env, parent: p.parent, ...(p.episode ? { episode: p.episode } : {}), ...(p.cwdGone ? { cwdGone: p.cwdGone } : {}) };
     }
   });
   const windowOrder = a.windows.map((w) => w.id);

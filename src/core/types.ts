@@ -39,6 +39,8 @@ export interface AgentReport {
   message?: string;
   seq?: number;
   sessionId?: string;
+  /** The agent's own command-line arguments, as its integration reported them (pi rewrites its process title). */
+  args?: string[];
   /** From castellan's own integration (the hook bridge, ACP): the screen may end a state the agent never ends itself. */
   integration?: boolean;
   at: number;
@@ -86,6 +88,11 @@ export interface PaneState {
   episode?: EpisodeInfo;
   /** The agent's own git worktree (src/worktree): its branch and change summary, for the border. */
   worktree?: PaneWorktree;
+  /**
+   * Restored from a snapshot whose directory for this pane was gone: the directory it ran in (it opened elsewhere). Shown
+   * in its border and `herd list` for the pane's life: an agent's own screen clear wipes the dim line that said so.
+   */
+  cwdGone?: string;
 }
 
 export interface PaneWorktree {

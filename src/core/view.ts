@@ -23,6 +23,8 @@ export interface PaneView {
   children?: ChildrenRollup;
   /** The agent's git worktree: branch and change summary. */
   worktree?: import('./types.js').PaneWorktree;
+  /** Restored elsewhere: the directory it ran in was gone (PaneState.cwdGone). */
+  cwdGone?: string;
 }
 
 export interface ChildrenRollup {
@@ -101,6 +103,7 @@ export function buildView(state: State, clientId: string): ViewModel | undefined
       ...(p.parent ? { parent: p.parent } : {}),
       ...(children ? { children } : {}),
       ...(p.worktree ? { worktree: p.worktree } : {}),
+      ...(p.cwdGone ? { cwdGone: p.cwdGone } : {}),
     });
   }
   const counts = zeroCounts();

@@ -74,17 +74,32 @@ export function unbridgedRow(name: string): HarnessStageTable {
 }
 
 /**
- * Agents castellan knows by their process and screen only (issue 29): no hook bridge, so no stage fires for them and they
- * are not harnesses castellan integrates (config check's "never fired by" is about those); the matrix shows them beside
- * the grid with what their rule files (src/detect/rules/<agent>.toml) were verified on (test/fixtures/screens).
+ * What was checked on this machine for each agent castellan integrates (agent-lab: the real agent against an offline
+ * mock model), as data: the README's matrix and `castellan integrations matrix` show it beside the grid.
  */
-export const SCREEN_ONLY_AGENTS: ReadonlyArray<{ agent: string; label: string; states: readonly string[]; verified: string }> = [
-  { agent: 'opencode', label: 'opencode 1.18.33', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
-  { agent: 'kilo', label: 'Kilo CLI 7.7.7', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
-  { agent: 'copilot', label: 'Copilot CLI 1.0.102', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
-  { agent: 'qwen', label: 'Qwen Code 0.24.4', states: ['idle', 'working', 'blocked', 'done', 'unknown'], verified: '22 lab screens at 160x45 (tuning) + 22 held out at 120x40, plain and ANSI' },
+export const VERIFIED_HERE: ReadonlyArray<{ agent: AgentName; label: string; verified: string }> = [
+  { agent: 'claude', label: 'Claude Code 2.1.332', verified: 'screens of every state (3 sizes, held out); live badges with and without hooks; governance deny; kill -9 restore by id, two panes in one directory crashed twice' },
+  { agent: 'codex', label: 'Codex CLI 0.171.0', verified: 'screens of every state (3 sizes, held out); live badges with and without hooks; governance deny; kill -9 restore by id' },
+  { agent: 'gemini', label: 'Gemini CLI 0.61.0', verified: 'screens of every state (3 sizes, held out); live badges with and without hooks; governance deny; ACP (`gemini --acp`): deny, yolo refused' },
+  { agent: 'pi', label: 'pi 0.73.1', verified: 'screens of every state (3 sizes, held out); live badges with and without its extension; governance deny; kill -9 restore with its flags and id, two panes in one directory crashed twice' },
+  { agent: 'copilot', label: 'Copilot CLI 1.0.102', verified: '22 lab screens + 22 held out; live badges with and without hooks; governance deny; kill -9 restore by id; ACP (`copilot --acp`): deny' },
+  { agent: 'qwen', label: 'Qwen Code 0.24.4', verified: '22 lab screens + 22 held out; live badges with and without hooks; governance deny; kill -9 restore by id; ACP (`qwen --acp`): deny' },
+  { agent: 'opencode', label: 'opencode 1.18.33', verified: '22 lab screens + 22 held out; live badges with and without its plugin; governance deny; kill -9 restore by id; ACP (`opencode acp`): deny' },
+  { agent: 'kilo', label: 'Kilo CLI 7.7.7', verified: '22 lab screens + 22 held out; live badges with and without its plugin; governance deny; kill -9 restore by id; ACP (`kilo acp`): deny' },
 ];
-const SCREEN_ONLY_NOTE = 'identified by process, badge from screen rules, rejected and interrupted turns read idle; no hook bridge, so no other stage fires';
+
+/**
+ * Agents that cannot run here (an account or a network is needed; Crush's installer downloads from outside the
+ * registry): castellan claims for them only what it has, and nothing of it was verified on this machine.
+ */
+export const NOT_VERIFIED_HERE: ReadonlyArray<{ agent: string; label: string; has: string }> = [
+  { agent: 'amp', label: 'Amp', has: 'identification (its npm package names); badge from the generic reader' },
+  { agent: 'cursor', label: 'Cursor Agent', has: 'identification; screen rules written from public documentation and third-party captures' },
+  { agent: 'aider', label: 'aider', has: 'identification (its pip package names); badge from the generic reader' },
+  { agent: 'crush', label: 'Crush', has: 'badge from the generic reader (its installer needs github.com)' },
+  { agent: 'others', label: 'Droid, Kiro, Kimi, Goose, Cline and the like', has: 'badge from the generic reader only (titles, OSC 9;4 progress, notifications, the bell)' },
+];
+const NOT_VERIFIED_NOTE = 'not verified here: they need an account or a network; no hook bridge, so no stage but the badge fires';
 
 /** Every harness castellan integrates, in the order docs show them. */
 export function harnessMatrix(): HarnessStageTable[] {
@@ -102,12 +117,19 @@ export function unsupportedStages(harness: string, stages: readonly MatrixStage[
   return stages.filter((s) => row.stages[s].via.length === 0).map((s) => ({ stage: s, ...(row.stages[s].note ? { note: row.stages[s].note } : {}) }));
 }
 
-export function matrixJson(): { stages: readonly MatrixStage[]; kinds: typeof STAGE_KIND; harnesses: Array<HarnessStageTable & { fires: MatrixStage[] }>; screen_only: Array<(typeof SCREEN_ONLY_AGENTS)[number] & { note: string }> } {
+export function matrixJson(): {
+  stages: readonly MatrixStage[];
+  kinds: typeof STAGE_KIND;
+  harnesses: Array<HarnessStageTable & { fires: MatrixStage[] }>;
+  verified_here: typeof VERIFIED_HERE;
+  not_verified_here: Array<(typeof NOT_VERIFIED_HERE)[number] & { note: string }>;
+} {
   return {
     stages: MATRIX_STAGES,
     kinds: STAGE_KIND,
     harnesses: harnessMatrix().map((r) => ({ ...r, fires: MATRIX_STAGES.filter((s) => r.stages[s].via.length > 0) })),
-    screen_only: SCREEN_ONLY_AGENTS.map((a) => ({ ...a, note: SCREEN_ONLY_NOTE })),
+    verified_here: VERIFIED_HERE,
+    not_verified_here: NOT_VERIFIED_HERE.map((a) => ({ ...a, note: NOT_VERIFIED_NOTE })),
   };
 }
 
@@ -136,8 +158,10 @@ export function matrixMarkdown(): string {
     out.push(`| **${s}** (${KIND_LABEL[STAGE_KIND[s]]}) | ${cells.join(' | ')} |`);
   }
   out.push('', ...notes.map((n, i) => `${i + 1}. ${n}`));
-  out.push('', `Screen only (${SCREEN_ONLY_NOTE}):`, '', '| agent | **state** (badge) | verified on |', '|---|---|---|');
-  for (const a of SCREEN_ONLY_AGENTS) out.push(`| ${a.label} | ${a.states.map(code).join(', ')} | ${a.verified} |`);
+  out.push('', 'Verified here (agent-lab: the real agent against an offline mock model; docs/verification.md, docs/restore.md, docs/acp.md):', '', '| agent | verified here |', '|---|---|');
+  for (const a of VERIFIED_HERE) out.push(`| ${a.label} | ${a.verified} |`);
+  out.push('', `**Not verified here** (${NOT_VERIFIED_NOTE}):`, '', '| agent | what castellan has |', '|---|---|');
+  for (const a of NOT_VERIFIED_HERE) out.push(`| ${a.label} | ${a.has} (not verified here) |`);
   return out.join('\n');
 }
 
@@ -155,7 +179,9 @@ export function matrixText(): string {
       lines.push(`  ${s.padEnd(w)}${c.via.length ? c.via.join(', ') : '—'}${c.note ? `  (${c.note})` : ''}`);
     }
   }
-  lines.push('', `Screen only (${SCREEN_ONLY_NOTE}):`);
-  for (const a of SCREEN_ONLY_AGENTS) lines.push(`  ${a.agent.padEnd(w - 2)}${a.states.join(', ')}  (${a.label}: ${a.verified})`);
+  lines.push('', 'Verified here (agent-lab, offline mock):');
+  for (const a of VERIFIED_HERE) lines.push(`  ${a.agent.padEnd(w - 2)}${a.label}: ${a.verified}`);
+  lines.push('', `Not verified here (${NOT_VERIFIED_NOTE}):`);
+  for (const a of NOT_VERIFIED_HERE) lines.push(`  ${a.agent.padEnd(w - 2)}${a.label}: ${a.has}`);
   return lines.join('\n');
 }

@@ -6,7 +6,7 @@ export const PI: HarnessTable = {
   label: 'pi',
   transport: 'castellan pi extension (in-process events, sent to the server over one kept-open socket as `hook.event`; `castellan hook pi EVENT` with payload JSON on stdin when that cannot serve)',
   // castellan's pi extension forwards pi's tool_call event ({toolName, input}) and reads only the JSON answer.
-  tools: { pre: [{ event: 'tool_call', answer: { exitCode: 0, stdout: { block: true, reason: '{reason}' } } }], post: 'tool_result', name: 'toolName', input: ['input', 'args'], prompt: 'ui' },
+  tools: { pre: [{ event: 'tool_call', answer: { exitCode: 0, stdout: { block: true, reason: '{reason}' } } }], post: 'tool_result', name: 'toolName', input: ['input', 'args'], args: 'pi_args', prompt: 'ui' },
   // pi's prompt events cannot be answered (its extension does not wait): prompts for pi go through agent.prompt.
   promptAnswered: false,
   rows: [

@@ -100,13 +100,25 @@ export function sessionIdOf(payload: unknown, field: string | undefined): string
   return typeof v === 'string' && v.length > 0 && v.length <= 200 ? v : undefined;
 }
 
+/** Bounds on reported arguments: the snapshot's own (restore/schema.ts LIMITS.argv, LIMITS.arg). */
+export const ARGS_MAX = 64;
+export const ARG_MAX = 4096;
+
+/** The agent's own arguments a report carries (table `tools.args`): an array of strings within bounds, else nothing. */
+export function argsOf(payload: unknown, field: string | undefined): string[] | undefined {
+  if (!field) return undefined;
+  const v = getField(payload, field);
+  if (!Array.isArray(v) || v.length > ARGS_MAX || !v.every((a) => typeof a === 'string' && a.length <= ARG_MAX)) return undefined;
+  return v as string[];
+}
+
 /** Set (true) in a payload by an integration whose state report is already done: the bridge then only governs. */
 export const REPORTED_FIELD = 'castellan_reported';
 
 /** One event's pane.report_agent, as the spawned bridge and the server's hook.event both send it. */
 export interface PlannedReport {
   /** pane.report_agent params without pane_id and seq. */
-  report: { agent: string; state: Resolved['state']; source: 'hook' | 'api'; message?: string; session_id?: string; integration: true };
+  report: { agent: string; state: Resolved['state']; source: 'hook' | 'api'; message?: string; session_id?: string; args?: string[]; integration: true };
   /** Skip the report while the pane's badge is one of these. */
   unless?: readonly Resolved['state'][];
   /** After a report the server took, hand the pane back to heuristics (pane.reset_agent). */
@@ -121,8 +133,10 @@ export function planReport(table: HarnessTable, event: string, payload: unknown)
   if (isSkip(r)) return r;
   // The agent's own id field (Copilot `sessionId`, opencode/Kilo `sessionID`): restore resumes the pane by it.
   const sessionId = sessionIdOf(payload, r.row.mainThreadField ?? table.tools.session);
+  // pi's flags, which its process title no longer shows: restore keeps them (src/restore/capture.ts).
+  const args = argsOf(payload, table.tools.args);
   return {
-    report: { agent: table.agent, state: r.state, source: r.lock ? 'hook' : 'api', integration: true, ...(r.message ? { message: r.message } : {}), ...(sessionId ? { session_id: sessionId } : {}) },
+    report: { agent: table.agent, state: r.state, source: r.lock ? 'hook' : 'api', integration: true, ...(r.message ? { message: r.message } : {}), ...(sessionId ? { session_id: sessionId } : {}), ...(args ? { args } : {}) },
     ...(r.unless?.length ? { unless: r.unless } : {}),
     release: r.release,
   };

@@ -103,6 +103,11 @@ export interface ToolProtocol {
   /** The payload field holding the agent's session id (default `session_id`). */
   session?: string;
   /**
+   * The payload field holding the agent's own command-line arguments, for an agent that rewrites its process title (pi
+   * sets `process.title = "pi"`, so its flags are gone from the process list): restore resumes it with these flags.
+   */
+  args?: string;
+  /**
    * A castellan "prompt" decision: `defer` answers "ask" (the agent's own dialog asks the user); `ui` asks in castellan's
    * own UI first, so only allow or deny reach the agent (for agents whose "ask" answer is missing or not honoured).
    */

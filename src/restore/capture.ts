@@ -6,6 +6,7 @@ import type { PaneState, State } from '../core/types.js';
 import { identify } from '../detect/identify.js';
 import { readPaneProcesses } from '../platform/proc/index.js';
 import { PaneHistory, type HistorySource } from './history-pieces.js';
+import { argsAfterAgent, foregroundArgv } from './resume.js';
 import { LIMITS, sessionIdSchema, SNAPSHOT_VERSION, type PaneSnapshot, type Snapshot } from './schema.js';
 
 /** What capture needs of one live pane. */
@@ -95,7 +96,7 @@ interface HistoryCache {
 export class Capture {
   /** The last agent session id seen per pane: a hook report is kept after the badge moves on (reset, heuristics). */
   private readonly ids = new Map<string, { agent: string; id: string }>();
-  private readonly resumed = new Map<string, { agent: string; id: string; at: number; seen: boolean }>();
+  private readonly resumed = new Map<string, { agent: string; id?: string; argv?: readonly string[]; at: number; seen: boolean }>();
   private readonly history = new Map<string, HistoryCache>();
   /** Each pane's kept history pieces (for the runtime they were read from). */
   private readonly pieces = new Map<string, { rt: LivePane; packer: PaneHistory }>();
@@ -107,8 +108,10 @@ export class Capture {
    * hook ids because the agent is not running yet (a snapshot now sees the shell in front): it is dropped once the
    * agent was seen and is gone again, or if the agent never shows up within RESUME_SEEN_MS (the typed line failed).
    */
-  noteResumed(pane: string, agent: string, id: string, now = Date.now()): void {
-    if (sessionIdSchema.safeParse(id).success) this.resumed.set(pane, { agent, id, at: now, seen: false });
+  noteResumed(pane: string, agent: string, id: string | undefined, now = Date.now(), argv?: readonly string[]): void {
+    const ok = id !== undefined && sessionIdSchema.safeParse(id).success;
+    // The typed line also keeps the agent's flags for an agent whose process title hides them (pi): see foregroundArgv.
+    if (ok || argv?.length) this.resumed.set(pane, { agent, ...(ok ? { id } : {}), ...(argv?.length ? { argv: argv.slice(0, LIMITS.argv) } : {}), at: now, seen: false });
   }
 
   /** Remembers ids from hook reports now in state; cheap, called on every agent event. */
@@ -140,11 +143,14 @@ export class Capture {
     if (ident.agent && ident.source === 'process' && ident.pid !== undefined) {
       const proc = procs.processes.find((x) => x.pid === ident.pid);
       base.kind = 'agent';
-      base.foreground = clip(proc?.argv ?? []);
-      base.inShell = ident.pid !== root && rootIsShell;
       const r = this.resumed.get(p.id);
       if (r?.agent === ident.agent) r.seen = true;
-      const known = this.ids.get(p.id) ?? (r?.agent === ident.agent ? r : undefined);
+      // An agent whose process title hides its flags (pi): what its integration reported, else the line castellan typed
+      // to resume it, else the pane's own launch command (issue 30 item 15).
+      const hook = p.agent.hook?.agent === ident.agent ? p.agent.hook.args : undefined;
+      base.foreground = clip(foregroundArgv(ident.agent, proc?.argv ?? [], [hook, r?.agent === ident.agent ? argsAfterAgent(r.argv, ident.agent) : undefined, argsAfterAgent(p.command, ident.agent)]));
+      base.inShell = ident.pid !== root && rootIsShell;
+      const known = this.ids.get(p.id) ?? (r?.agent === ident.agent && r.id ? { agent: r.agent, id: r.id } : undefined);
       let sessionId = known?.agent === ident.agent ? known.id : undefined;
       let from: 'hook' | 'files' | undefined = sessionId ? 'hook' : undefined;
       if (!sessionId && SESSION_FILES[ident.agent]) {

@@ -104,7 +104,10 @@ export class SessionSnapshots {
     // A pane resumed by id keeps that id for the next snapshot: an agent whose hooks do not fire again before the next
     // crash (or has none installed now) must not lose its conversation, since without an id the new agents resume none.
     const emit: typeof this.h.emit = (e) => {
-      if (e.type === 'agent_resumed' && typeof e.pane === 'string' && typeof e.agent === 'string' && typeof e.session_id === 'string') this.capture.noteResumed(e.pane, e.agent, e.session_id);
+      if (e.type === 'agent_resumed' && typeof e.pane === 'string' && typeof e.agent === 'string') {
+        const argv = Array.isArray(e.argv) && e.argv.every((a) => typeof a === 'string') ? (e.argv as string[]) : undefined;
+        this.capture.noteResumed(e.pane, e.agent, typeof e.session_id === 'string' ? e.session_id : undefined, Date.now(), argv);
+      }
       this.h.emit(e);
     };
     this.restoring = applyRestore({ ...this.h, emit, pane: (id) => this.h.pane(id), paneCwd: (id) => st.panes[id]?.cwd ?? this.h.cwd }, plan);

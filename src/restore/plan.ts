@@ -167,7 +167,7 @@ export function planRestore(s: Snapshot, ctx: PlanContext, histories: ReadonlyMa
       const gone = !ctx.isDir(p.cwd);
       const cwd = gone ? (ctx.isDir(s.cwd) ? s.cwd : ctx.fallbackCwd) : p.cwd;
       panes.set(p.id, panePlan(p, ctx, s.savedAt, gone ? ` (its directory ${stripControls(p.cwd, '?').slice(0, 120)} is gone; opened in ${cwd})` : '', histories.get(p.id), ambiguous.get(p.id)));
-      return { id: p.id, name: p.name ? stripControls(p.name, ' ') : undefined, command: ctx.shell, cwd, parent: p.parent, episode: p.episode };
+      return { id: p.id, name: p.name ? stripControls(p.name, ' ') : undefined, command: ctx.shell, cwd, parent: p.parent, episode: p.episode, ...(gone ? { cwdGone: stripControls(p.cwd, '?').slice(0, 1024) } : {}) };
     }),
   }));
   // A pane's parent must be restored too, or the tree would point at nothing.

@@ -112,6 +112,26 @@ export function agentArgStart(argv: readonly string[], agent: string): number | 
 }
 
 /**
+ * The agent's command line for the snapshot. pi sets `process.title = "pi"`, which on Linux overwrites its argv: the
+ * process list then shows `pi` and none of its flags. When the process shows the agent with no arguments, the first
+ * source that knows them is used: each one is the agent's arguments (after the program), `undefined` when it knows
+ * nothing. An empty array is an answer (the agent had no flags). What keptFlags later keeps is the same as ever.
+ */
+export function foregroundArgv(agent: string, procArgv: readonly string[], sources: ReadonlyArray<readonly string[] | undefined>): string[] {
+  const start = agentArgStart(procArgv, agent);
+  if (start === undefined || start < procArgv.length) return [...procArgv];
+  const found = sources.find((s) => s !== undefined);
+  return found ? [...procArgv, ...found] : [...procArgv];
+}
+
+/** The arguments after the agent's program in `argv` (a pane's launch command, a typed resume line), or undefined when `argv` does not run that agent. */
+export function argsAfterAgent(argv: readonly string[] | undefined, agent: string): string[] | undefined {
+  if (!argv?.length) return undefined;
+  const start = agentArgStart(argv, agent);
+  return start === undefined ? undefined : argv.slice(start);
+}
+
+/**
  * Never typed: control characters (a newline would end the typed line early), or a value as long as capture's clip
  * (LIMITS.arg): it may have been cut, and a cut value is another value.
  */

@@ -2,6 +2,8 @@
 //   TOOL {toolCall json}      report the call, ask permission, then complete it (or fail it when refused)
 //   NOASK {toolCall json}     report the call as running and complete it without asking
 //   PERMIT {toolCall json}    ask permission first, announcing nothing (as Gemini does), then report the outcome
+//   LATE {toolCall json}      report the call with an empty rawInput first (as Qwen Code does while it is "preparing"
+//                             it; `preparing` in the json: that rawInput instead), then ask permission with the whole input
 //   MODE <id>                 switch its own mode (a current_mode_update), as an agent's plan-exit tool does
 // Modes (session/set_mode; FAKE_ACP_MODE or --yolo for the first): in "yolo", and in "autoEdit" for edits, TOOL runs
 // the call without asking, as real agents do. A call that runs and says `touch <file>` creates the file (nothing else
@@ -73,7 +75,7 @@ acp
       await chunk(client, sessionId, `now in ${rest}`);
       return { stopReason: 'end_turn' };
     }
-    if (word === 'TOOL' || word === 'NOASK' || word === 'PERMIT') {
+    if (word === 'TOOL' || word === 'NOASK' || word === 'PERMIT' || word === 'LATE') {
       const call = JSON.parse(rest);
       if (word === 'NOASK' || (word === 'TOOL' && unasked(sessionId, call))) {
         await client.notify('session/update', { sessionId, update: { sessionUpdate: 'tool_call', status: 'in_progress', ...call } });
@@ -83,6 +85,11 @@ acp
         return { stopReason: 'end_turn' };
       }
       if (word === 'TOOL') await client.notify('session/update', { sessionId, update: { sessionUpdate: 'tool_call', status: 'pending', ...call } });
+      if (word === 'LATE') {
+        // `preparing`: the rawInput of the first report (default {}); opencode and Kilo send {cwd}.
+        const { preparing, ...shown } = call;
+        await client.notify('session/update', { sessionId, update: { sessionUpdate: 'tool_call', status: 'pending', ...shown, rawInput: preparing ?? {} } });
+      }
       const r = await client.request('session/request_permission', {
         sessionId,
         toolCall: { toolCallId: call.toolCallId, title: call.title, kind: call.kind, rawInput: call.rawInput },

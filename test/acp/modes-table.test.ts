@@ -17,6 +17,19 @@ test('modes: asking, edits-only, everything, and unknown (fails closed)', () => 
   assert.equal(classifyMode('x'.repeat(1_000_000)).unknown, true);
 });
 
+test('modes of the lab agents seen over ACP: Copilot CLI (URI ids), opencode, Kilo, Qwen Code', () => {
+  const uri = (m: string) => `https://agentclientprotocol.com/protocol/session-modes#${m}`;
+  assert.deepEqual(classifyMode(uri('agent'), 'Agent', 'Default agent mode for conversational interactions'), { skips: [], unknown: false });
+  assert.deepEqual(classifyMode(uri('plan'), 'Plan', 'Plan mode for creating and executing multi-step plans').skips, []);
+  assert.equal(classifyMode(uri('autopilot'), 'Autopilot', 'Autonomous mode that enables allow-all and runs until task completion without user interaction (experimental)').skips, ACP_TOOLS);
+  for (const id of ['build', 'code', 'debug']) assert.deepEqual(classifyMode(id, id, 'The default agent. Executes tools based on configured permissions.'), { skips: [], unknown: false }, id);
+  assert.equal(classifyMode('orchestrator', 'orchestrator', 'Coordinate complex tasks by delegating to specialized agents in parallel.').unknown, true);
+  assert.deepEqual(classifyMode('auto-edit', 'Auto Edit', 'Automatically approve file edits').skips, ['edit', 'delete', 'move']);
+  assert.equal(classifyMode('yolo', 'YOLO', 'Automatically approve all tools').skips, ACP_TOOLS);
+  // Only a URI's fragment is read as the mode: a plain id with a # in it is the whole id.
+  assert.equal(classifyMode('yolo#agent').skips, ACP_TOOLS);
+});
+
 test('flags: the spellings that start an agent asking for nothing, and the ones that do not', () => {
   const f = (...args: string[]) => unaskedFlags(['gemini', ...args]).map((h) => h.flag);
   assert.deepEqual(f('--acp', '--yolo'), ['--yolo']);
@@ -30,6 +43,8 @@ test('flags: the spellings that start an agent asking for nothing, and the ones 
   assert.deepEqual(unaskedFlags(['claude-agent-acp', '--permission-mode', 'bypassPermissions']).length, 1);
   assert.deepEqual(unaskedFlags(['codex-acp', '-c', 'approval_policy="never"']).map((h) => h.flag), ['approval_policy="never"']);
   assert.deepEqual(unaskedFlags(['codex', '--full-auto']).length, 1);
+  assert.deepEqual(unaskedFlags(['/x/copilot', '--acp', '--allow-all-tools', '--autopilot', '--allow-all']).map((h) => h.flag), ['--allow-all-tools', '--autopilot', '--allow-all']);
+  assert.deepEqual(unaskedFlags(['opencode', 'acp', '--allow-all']), [], 'Copilot\'s flags are Copilot\'s');
   // After `--` the words are the agent's arguments to something else (a prompt, a file name).
   assert.deepEqual(f('--acp', '--', '--yolo'), []);
   assert.deepEqual(unaskedFlags([]), []);

@@ -117,9 +117,12 @@ describe('harness parity matrix', () => {
     const mcp = data.harnesses.find((h) => h.harness === 'mcp')!;
     assert.deepEqual(mcp.fires, ['PreToolUse', 'PostToolUse']);
     assert.deepEqual(data.harnesses.find((h) => h.harness === 'pi')!.stages.PreToolUse.via, ['tool_call']);
-    // the agents read from the screen only (issue 29) are listed beside the grid, with what verified them
-    assert.deepEqual(data.screen_only.map((a) => a.agent), ['opencode', 'kilo', 'copilot', 'qwen']);
-    assert.match(text, /^ {2}qwen +idle, working, blocked, done, unknown {2}\(Qwen Code 0\.24\.4: .*held out/m);
+    // what was verified on this machine, per integrated agent, and the agents that cannot run here, marked so (issue 29)
+    assert.deepEqual(data.verified_here.map((a) => a.agent), ['claude', 'codex', 'gemini', 'pi', 'copilot', 'qwen', 'opencode', 'kilo']);
+    assert.deepEqual(data.not_verified_here.map((a) => a.agent), ['amp', 'cursor', 'aider', 'crush', 'others']);
+    assert.ok(data.not_verified_here.every((a) => /not verified here/.test(a.note)));
+    assert.match(text, /^ {2}qwen +Qwen Code 0\.24\.4: .*ACP/m);
+    assert.match(text, /^Not verified here \(/m);
   });
 });
 

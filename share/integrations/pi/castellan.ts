@@ -11,7 +11,7 @@
  * governance answer ({block, reason} on a deny). Outside a castellan pane (CASTELLAN_ENV unset) it registers nothing.
  */
 import { spawn } from "node:child_process";
-import { realpathSync } from "node:fs";
+import { existsSync, realpathSync } from "node:fs";
 import { connect, type Socket } from "node:net";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -68,6 +68,34 @@ function lastAssistantText(messages: unknown[]): string | undefined {
 		return text.slice(0, 200_000);
 	}
 	return undefined;
+}
+
+/** The most arguments sent (the snapshot's own bound): pi's command line, which its process title no longer shows. */
+const ARGS_MAX = 64;
+const ARG_MAX = 4096;
+
+interface SessionLike {
+	sessionManager?: { getSessionId?(): unknown; getSessionFile?(): unknown };
+}
+
+/**
+ * What restore needs to bring this pi back (castellan's src/integrations/pi.ts `tools`): its conversation id, once pi has
+ * written the session file (`pi --session ID` finds nothing before the first answer), and its own arguments, since pi
+ * sets `process.title = "pi"` and its flags are gone from the process list.
+ */
+function restoreFields(ctx: unknown): Payload {
+	const out: Payload = {};
+	const args = process.argv.slice(2);
+	if (args.length <= ARGS_MAX && args.every((a) => a.length <= ARG_MAX)) out.pi_args = args;
+	try {
+		const sm = (ctx as SessionLike | undefined)?.sessionManager;
+		const id = sm?.getSessionId?.();
+		const file = sm?.getSessionFile?.();
+		if (typeof id === "string" && id && typeof file === "string" && existsSync(file)) out.session_id = id;
+	} catch {
+		/* an older pi without a session manager on ctx */
+	}
+	return out;
 }
 
 /** Only what castellan needs: top-level scalars (trimmed) and a tool call's input; never pi's whole message history. */
@@ -257,10 +285,10 @@ export default function castellan(pi: PiLike) {
 	/** Bridges that only record (a tool result): one at a time, beside the queue. */
 	let side: Promise<unknown> = Promise.resolve();
 	/** Hands one event to castellan after the ones before it: the socket first, else the spawned bridge. */
-	const send = (name: string, event: unknown): Promise<{ direct?: EventReply; out: string; ok: boolean }> => {
+	const send = (name: string, event: unknown, ctx?: unknown): Promise<{ direct?: EventReply; out: string; ok: boolean }> => {
 		let payload: Payload;
 		try {
-			payload = payloadOf(name, event);
+			payload = { ...payloadOf(name, event), ...restoreFields(ctx) };
 		} catch {
 			payload = { hook_event_name: name };
 		}
@@ -293,12 +321,12 @@ export default function castellan(pi: PiLike) {
 
 	for (const name of EVENTS) {
 		try {
-			pi.on(name, async (event: unknown) => {
+			pi.on(name, async (event: unknown, ctx: unknown) => {
 				try {
 					if (name === "tool_call") {
 						// castellan's governance decides before the tool runs: a deny comes back as {block, reason}.
 						// castellan answering nothing and exiting 0 is its "allow"; anything else (a crash, no castellan) fails closed.
-						const { direct, out, ok } = await send(name, event);
+						const { direct, out, ok } = await send(name, event, ctx);
 						if (direct) return direct.gate === "allow" ? undefined : { block: true, reason: direct.answer?.reason ?? "blocked by castellan" };
 						try {
 							const a = JSON.parse(out.trim() || "{}") as { block?: boolean; reason?: string };
@@ -308,7 +336,7 @@ export default function castellan(pi: PiLike) {
 						}
 						return ok ? undefined : { block: true, reason: "castellan's governance did not answer; tool blocked" };
 					}
-					void send(name, event);
+					void send(name, event, ctx);
 					// pi exits right after session_shutdown: let the queued reports finish first (at most 3 s).
 					if (name === "session_shutdown") {
 						let timer: ReturnType<typeof setTimeout> | undefined;

@@ -16,6 +16,8 @@ export default defineMethod({
       message: z.string().max(2000).optional(),
       seq: z.number().int().nonnegative().optional(),
       session_id: z.string().max(200).optional(),
+      /** The agent's own command-line arguments, when its process title no longer shows them (pi): restore keeps its flags. */
+      args: z.array(z.string().max(4096)).max(64).optional(),
       integration: z.boolean().optional(),
     })
     .strict(),
@@ -25,7 +27,7 @@ export default defineMethod({
     if (pane && p.source === 'hook' && p.integration && session.detection.screenOutranks(p.pane_id, p.state)) {
       return { pane_id: p.pane_id, state: pane.agent.state, ignored: 'late: the screen shows otherwise since before it (an unanswered dialog)' };
     }
-    const r = session.dispatch({ type: 'agent.report', pane: p.pane_id, agent: p.agent, state: p.state, source: p.source, message: p.message, seq: p.seq, sessionId: p.session_id, ...(p.integration ? { integration: true } : {}) });
+    const r = session.dispatch({ type: 'agent.report', pane: p.pane_id, agent: p.agent, state: p.state, source: p.source, message: p.message, seq: p.seq, sessionId: p.session_id, ...(p.args ? { args: p.args } : {}), ...(p.integration ? { integration: true } : {}) });
     if (p.source === 'hook') session.detection.hookReported(p.pane_id);
     return { pane_id: p.pane_id, state: r.state.panes[p.pane_id].agent.state, ...(r.result?.ignored ? { ignored: String(r.result.ignored) } : {}) };
   },

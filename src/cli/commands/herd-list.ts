@@ -10,7 +10,7 @@ type Row = { machine: string; panes: PaneInfo[] } | { machine: string; error: st
 /** A pane from the stale cache: its file may hold anything, so every field is looked at with care. */
 const safeJson = (p: PaneInfo) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent?.name ?? null, state: p.agent?.state ?? null, message: p.agent?.message ?? null });
 
-const asJson = (p: PaneInfo) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null, worktree: p.worktree ?? null, branch: p.branch ?? null });
+const asJson = (p: PaneInfo) => ({ pane_id: p.pane_id, title: p.title, agent: p.agent.name ?? null, state: p.agent.state, source: p.agent.source ?? null, message: p.agent.message ?? null, since: p.agent.since, hook_locked: p.agent.hook_locked, exited: p.exited ?? null, worktree: p.worktree ?? null, branch: p.branch ?? null, cwd_gone: p.cwd_gone ?? null });
 
 export default defineCommand({
   name: 'herd list',
@@ -52,6 +52,7 @@ export default defineCommand({
     } else {
       const now = Date.now();
       const rows = [[...(named ? ['MACHINE'] : []), 'PANE', 'AGENT', 'STATE', 'SOURCE', 'FOR', 'TITLE', 'MESSAGE']];
+      const gone: string[] = [];
       for (const r of results) {
         const m = named ? [r.machine] : [];
         if (!('panes' in r)) {
@@ -65,10 +66,13 @@ export default defineCommand({
         }
         for (const p of r.panes) {
           const c = (s: unknown) => clean(r.machine, s);
-          rows.push([...m, c(p.pane_id), c(p.agent.name ?? '-'), p.exited ? `exited(${c(p.exited.code ?? 'sig')})` : c(p.agent.state), c(p.agent.source ?? '-'), ago(now - Number(p.agent.since)), c(p.title), c(p.agent.message ?? '')]);
+          // `!`: restored elsewhere, its directory was gone; the line under the table says which.
+          if (p.cwd_gone) gone.push(`! ${named ? `${r.machine} ` : ''}${c(p.pane_id)}: its directory ${c(p.cwd_gone)} was gone when it was restored; it runs in ${c(p.cwd)}`);
+          rows.push([...m, p.cwd_gone ? `${c(p.pane_id)} !` : c(p.pane_id), c(p.agent.name ?? '-'), p.exited ? `exited(${c(p.exited.code ?? 'sig')})` : c(p.agent.state), c(p.agent.source ?? '-'), ago(now - Number(p.agent.since)), c(p.title), c(p.agent.message ?? '')]);
         }
       }
       ctx.out(table(rows));
+      for (const g of gone) ctx.out(g);
     }
     return results.some((r) => !('panes' in r)) ? EXIT.error : EXIT.ok;
   },

@@ -60,7 +60,8 @@ export function frameParts(pane: PaneView, theme: Theme, borders: string, zoomed
   const badgeW = Math.min(width(badge), Math.max(0, inner - 6));
   const kidsW = Math.min(width(kids), Math.max(0, inner - 6 - badgeW));
   const label = `${paneLabel(pane)}${zoomed ? ' [Z]' : ''} ${pane.title}`;
-  const wt = worktreeText(pane.worktree);
+  // Restored elsewhere (its directory was gone): said before the branch and the title, the agent's own redraw wiped the dim line.
+  const wt = pane.cwdGone ? ` dir gone: ${pane.cwdGone.length > 40 ? `…${pane.cwdGone.slice(-39)}` : pane.cwdGone} ` : worktreeText(pane.worktree);
   // The branch outranks the title for room: it says where the agent's work goes, the title repeats the command.
   const wtW = Math.min(width(wt), Math.max(0, inner - badgeW - kidsW - 12));
   const title = fit(` ${label} `, Math.max(0, inner - badgeW - kidsW - wtW - 1));
@@ -69,7 +70,7 @@ export function frameParts(pane: PaneView, theme: Theme, borders: string, zoomed
   const noteW = Math.min(width(note), Math.max(0, inner - width(title) - wtW - badgeW - kidsW - 2));
   const badgeStyle = pane.exited ? role(theme, 'pane.exited') : role(theme, `badge.${pane.state}`);
   parts.left.push({ key: 'title', text: title, style: role(theme, pane.focused ? 'pane.title.focused' : 'pane.title') });
-  if (wtW > 3) parts.left.push({ key: 'wt', text: fit(wt, wtW), style: role(theme, pane.worktree?.missing ? 'badge.blocked' : 'pane.title') });
+  if (wtW > 3) parts.left.push({ key: 'wt', text: fit(wt, wtW), style: role(theme, pane.cwdGone || pane.worktree?.missing ? 'badge.blocked' : 'pane.title') });
   if (noteW > 3) parts.right.push({ key: 'note', text: fit(note, noteW), style: badgeStyle });
   if (badgeW > 0) parts.right.push({ key: 'badge', text: fit(badge, badgeW), style: badgeStyle });
   if (kidsW > 0) parts.right.push({ key: 'kids', text: fit(kids, kidsW), style: role(theme, pane.children?.rollup ? `badge.${pane.children.rollup}` : 'badge.unknown') });
