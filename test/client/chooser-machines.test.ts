@@ -39,8 +39,8 @@ function collect(l: MachineLister, deadlineMs = 300): { last: () => ChooserSessi
 
 test('a machine that answers is listed with its badges and needs-me; its listing is remembered', async () => {
   const l = lister({ build: good });
-  const c = collect(l);
-  await waitFor(() => c.last()[0] && !c.last()[0].stale, { message: 'build to answer' });
+  const c = collect(l, 20_000);
+  await waitFor(() => c.last()[0] && !c.last()[0].stale, { message: 'build to answer', timeoutMs: 15_000 });
   const s = c.last()[0];
   assert.equal(s.name, 'default@build');
   assert.equal(s.machine, 'build');
@@ -57,13 +57,14 @@ test('garbage, a listing too big, no answer, a refusal: each its own stale row w
   const never: Answer = () => new Promise(() => {});
   const cache = { never: { at: 60_000, panes: [pane('w1:p9', 'blocked', 'codex'), { hostile: true }, 'x'] } };
   const l = lister({ ok: good, garbage, big, never, down: 'refuse' }, cache);
-  const c = collect(l, 400);
-  await waitFor(() => c.last().length === 5 && c.last().every((s) => !s.stale?.startsWith('connecting')), { message: 'every machine settled', timeoutMs: 5000 });
-  const by = Object.fromEntries(c.last().map((s) => [s.machine, s]));
+  // The deadline is for the one that never answers; the others answer well within it even on a loaded machine.
+  const c = collect(l, 2000);
+  await waitFor(() => c.last().length === 5 && c.last().every((s) => !s.stale?.startsWith('connecting')), { message: 'every machine settled', timeoutMs: 15_000 });
+  const by: Record<string, ChooserSession> = Object.fromEntries(c.last().map((s) => [s.machine, s]));
   assert.equal(by.ok.stale, undefined);
   assert.match(by.garbage.stale ?? '', /not a castellan listing, never listed/);
   assert.match(by.big.stale ?? '', /not a castellan listing/);
-  assert.match(by.never.stale ?? '', /no answer within 0 s, last seen 1 min ago/);
+  assert.match(by.never.stale ?? '', /no answer within 2 s, last seen 1 min ago/);
   assert.deepEqual(by.never.windows.flatMap((w) => w.panes.map((p) => `${p.id}:${p.state}`)), ['w1:p9:blocked'], 'the cached pane, the hostile cache entries left out');
   assert.match(by.down.stale ?? '', /unreachable: Connection refused/);
   assert.deepEqual(l.remembered, ['ok'], 'only a real listing is remembered');
@@ -86,7 +87,7 @@ test('the chooser lists machines beside this session, keys work while one never 
     machines: async () => lister({ build: good, slow: () => new Promise(() => {}) }, { slow: { at: Date.now() - 5000, panes: [pane('w1:p3', 'done', 'pi')] } }),
   });
   h.open('sessions');
-  await waitFor(() => overlay && !overlay.loading && overlay.sessions.some((s) => s.machine === 'build' && !s.stale), { message: 'build listed' });
+  await waitFor(() => overlay && !overlay.loading && overlay.sessions.some((s) => s.machine === 'build' && !s.stale), { message: 'build listed', timeoutMs: 15_000 });
   const names = overlay!.sessions.map((s) => `${s.name}${s.stale ? ' (stale)' : ''}`);
   assert.deepEqual(names, ['here', 'default@build', 'default@slow (stale)']);
   // A key while `slow` is still connecting moves the cursor at once.
@@ -97,7 +98,7 @@ test('the chooser lists machines beside this session, keys work while one never 
   const { theme } = loadTheme('default', {});
   const text = chooserLines(overlay!, theme, 120, 24).map((r) => r.map((c) => c.text).join('')).join('\n');
   assert.match(text, /default@build +\(1 window\) +1 needs you/);
-  assert.match(text, /default@slow +\(1 window\) +1 needs you +\[stale: connecting…, last seen 5 s ago\]/);
+  assert.match(text, /default@slow +\(1 window\) +1 needs you +\[stale: connecting…, last seen \d+ s ago\]/);
   h.input({ type: 'key', key: 'Enter', raw: '' } as never, 24);
   assert.match(overlay!.message ?? '', /default@build is on machine build: detach \(prefix d\) and run {2}castellan attach --machine build/);
   // The needs-me narrowing reaches remote agents too.
