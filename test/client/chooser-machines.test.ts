@@ -62,11 +62,11 @@ test('garbage, a listing too big, no answer, a refusal: each its own stale row w
   await waitFor(() => c.last().length === 5 && c.last().every((s) => !s.stale?.startsWith('connecting')), { message: 'every machine settled', timeoutMs: 15_000 });
   const by: Record<string, ChooserSession> = Object.fromEntries(c.last().map((s) => [s.machine, s]));
   assert.equal(by.ok.stale, undefined);
-  assert.match(by.garbage.stale ?? '', /not a castellan listing, never listed/);
+  assert.match(by.garbage.stale ?? '', /^never listed · it answered something that is not a castellan listing$/);
   assert.match(by.big.stale ?? '', /not a castellan listing/);
-  assert.match(by.never.stale ?? '', /no answer within 2 s, last seen 1 min ago/);
+  assert.match(by.never.stale ?? '', /^last seen 1 min ago · no answer within 2 s$/);
   assert.deepEqual(by.never.windows.flatMap((w) => w.panes.map((p) => `${p.id}:${p.state}`)), ['w1:p9:blocked'], 'the cached pane, the hostile cache entries left out');
-  assert.match(by.down.stale ?? '', /unreachable: Connection refused/);
+  assert.match(by.down.stale ?? '', /^never listed · .*unreachable: Connection refused/);
   assert.deepEqual(l.remembered, ['ok'], 'only a real listing is remembered');
   assert.match(waitingElsewhere(c.last()) ?? '', /w1:p9@never codex blocked \(stale\)/);
   c.stop();

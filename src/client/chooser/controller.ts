@@ -3,7 +3,7 @@ import type { InputEvent } from '../../input/keys.js';
 import { chooserInput, openChooser, rowsOf, withData, type ChooserState, type ChooserTarget } from './input.js';
 import { loadPreview, loadTree } from './load.js';
 import { machineLister, type MachineLister, watchMachines } from './machines.js';
-import type { ChooserSession } from './tree.js';
+import { type ChooserSession, initialCollapsed } from './tree.js';
 
 export interface ChooserHost {
   api: { request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T> };
@@ -54,7 +54,10 @@ export class ChooserController {
       this.remote = remote;
       const s = this.h.get();
       if (!s || s.loading) return;
-      this.h.setOverlay(withData(s, [...s.sessions.filter((x) => !x.machine), ...remote]));
+      // A machine's session arrives folded as this session's did (`prefix s`: sessions folded), once; then the user's folds stay.
+      const fresh = remote.filter((x) => !s.sessions.some((y) => y.name === x.name));
+      const collapsed = new Set([...s.collapsed, ...initialCollapsed(fresh, s.level)]);
+      this.h.setOverlay(withData({ ...s, collapsed }, [...s.sessions.filter((x) => !x.machine), ...remote]));
       this.h.render();
     });
     if (this.timer) clearInterval(this.timer);

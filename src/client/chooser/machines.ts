@@ -101,14 +101,14 @@ export function watchMachines(lister: () => Promise<MachineLister>, onUpdate: (s
     const label = (m: { name: string; session?: string }) => `${m.session ?? 'default'}@${m.name}`;
     await Promise.all(list.map(async (m, i) => {
       const cached = await fromCache(l, m.name).catch(() => ({ windows: [] as ChooserWindow[], at: undefined }));
-      const seen = cached.at !== undefined ? `, last seen ${ago(now() - cached.at)} ago` : ', never listed';
-      put(i, { name: label(m), current: false, machine: m.name, stale: `connecting…${seen}`, windows: cached.windows });
+      const seen = cached.at !== undefined ? `last seen ${ago(now() - cached.at)} ago` : 'never listed';
+      put(i, { name: label(m), current: false, machine: m.name, stale: `connecting…, ${seen}`, windows: cached.windows });
       try {
         const windows = await listOne(l, m.name, o.deadlineMs ?? MACHINE_MS, () => alive);
         put(i, { name: label(m), current: false, machine: m.name, windows });
       } catch (e) {
         const why = String((e as Error).message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160);
-        put(i, { name: label(m), current: false, machine: m.name, stale: `${why}${seen}`, windows: cached.windows });
+        put(i, { name: label(m), current: false, machine: m.name, stale: `${seen} · ${why}`, windows: cached.windows });
       }
     }));
   })();
