@@ -9,7 +9,34 @@ import { sshdSkipReason, startSshd } from '../../test/support/sshd.js';
 import { BIN, makeTempEnv } from '../../test/support/temp-env.js';
 import type { BenchEnv } from '../lib/env.js';
 import type { Row, SectionResult } from '../lib/report.js';
-import { log, median, now, quantile, round } from '../lib/util.js';
+import { TermClient } from '../lib/term-client.js';
+import { log, median, now, quantile, round, sleep } from '../lib/util.js';
+
+/** Keystroke echo in a client in a pty (`castellan attach [--machine box]`): each key a fresh CJK ideograph, echoed by `cat` in the focused pane. */
+async function echoThrough(args: string[], env: NodeJS.ProcessEnv, cwd: string, n: number): Promise<number[]> {
+  const c = new TermClient(process.execPath, [BIN, ...args], { cols: 120, rows: 40, env, cwd });
+  try {
+    await c.settle(500, 30_000);
+    let code = 0x5000;
+    const lat: number[] = [];
+    for (let k = 0; k < n; k++) {
+      if (k % 30 === 29) {
+        c.write('\r');
+        await sleep(100);
+      }
+      const ch = String.fromCodePoint(code++);
+      const seen = c.waitFor(ch, 3000);
+      const ts = now();
+      c.write(ch);
+      const te = await seen;
+      if (Number.isFinite(te)) lat.push(te - ts);
+      await sleep(15 + (k % 5) * 5);
+    }
+    return lat;
+  } finally {
+    await c.close();
+  }
+}
 
 async function timed(n: number, f: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
@@ -94,15 +121,24 @@ export async function machines(b: BenchEnv): Promise<SectionResult> {
       direct.close();
       reporter.close();
     }
+    // Both servers' focused pane runs cat (the tty echoes each key), as the echo section does.
+    await remote.call('pane.send_text', { pane_id: 'w1:p1', text: 'exec cat', enter: true });
+    await local.call('pane.send_text', { pane_id: 'w1:p1', text: 'exec cat', enter: true });
+    Object.assign(local.env, { CASTELLAN_SSH: sshd.sshWrapper });
+    const keys = b.opts.quick ? 60 : 200;
+    const echoRemote = await echoThrough(['attach', '--machine', 'box'], local.env, local.home, keys);
+    const echoLocal = await echoThrough(['attach'], local.env, local.home, keys);
+    log(`machines: keystroke echo attach --machine ${round(median(echoRemote), 2)} ms (p99 ${round(quantile(echoRemote, 0.99), 2)}) vs local attach ${round(median(echoLocal), 2)} ms (p99 ${round(quantile(echoLocal, 0.99), 2)}), ${echoRemote.length}/${keys} and ${echoLocal.length}/${keys} echoed`);
     log(`machines: herd list local ${round(median(listLocal), 0)} ms, --machine ${round(median(listRemote), 0)} ms, with ControlMaster ${round(median(listMaster), 0)} ms (ssh true ${round(median(sshTrue), 0)} ms); ping bridge ${round(median(pingRemote), 3)} vs socket ${round(median(pingLocal), 3)} ms; report→event bridge ${round(median(evRemote), 2)} vs socket ${round(median(evLocal), 2)} ms`);
     const S = 'machines (loopback ssh)';
     const rows: Row[] = [
       { section: S, metric: 'herd list --machine (fresh ssh), median', unit: 'ms', castellan: median(listRemote), note: `local herd list ${round(median(listLocal), 0)} ms; ssh alone ${round(median(sshTrue), 0)} ms`, digits: 0 },
       { section: S, metric: 'herd list --machine with ControlMaster, median', unit: 'ms', castellan: median(listMaster), note: `x${round(median(listMaster) / median(listLocal), 2)} local`, digits: 0 },
       { section: S, metric: 'ping over an open bridge, median / p99', unit: 'ms', castellan: median(pingRemote), note: `p99 ${round(quantile(pingRemote, 0.99), 3)}; local socket ${round(median(pingLocal), 3)}`, digits: 3 },
+      { section: S, metric: 'keystroke echo through attach --machine, median', unit: 'ms', castellan: median(echoRemote), note: `local attach ${round(median(echoLocal), 2)} (x${round(median(echoRemote) / median(echoLocal), 2)}); p99 ${round(quantile(echoRemote, 0.99), 2)} vs ${round(quantile(echoLocal, 0.99), 2)}`, digits: 2, target: '< 2x local', pass: echoRemote.length > 0 && median(echoRemote) < 2 * median(echoLocal) },
       { section: S, metric: 'remote report → event on this side, median', unit: 'ms', castellan: median(evRemote), note: `local ${round(median(evLocal), 2)}; p90 ${round(quantile(evRemote, 0.9), 2)}`, digits: 2, target: '< 300 ms', pass: median(evRemote) < 300 },
     ];
-    return { rows, raw: { listLocal, listRemote, listMaster, sshTrue, pingRemote: pingRemote.map((x) => round(x, 3)), pingLocal: pingLocal.map((x) => round(x, 3)), evRemote, evLocal } };
+    return { rows, raw: { echoRemote: echoRemote.map((x) => round(x, 2)), echoLocal: echoLocal.map((x) => round(x, 2)), listLocal, listRemote, listMaster, sshTrue, pingRemote: pingRemote.map((x) => round(x, 3)), pingLocal: pingLocal.map((x) => round(x, 3)), evRemote, evLocal } };
   } finally {
     await sshd.stop();
     await remote.cleanup();

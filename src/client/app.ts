@@ -11,7 +11,7 @@ import { Router, type RouterOutput } from '../input/router.js';
 import { typedKeys } from '../input/typed-text.js';
 import { launchAgent, nextTheme, openAgentPicker, reloadConfig, type RequestHost } from './server-requests.js';
 import { parsePopupArgs } from '../core/popup-spec.js';
-import { ChooserController, type SwitchTarget } from './chooser/index.js';
+import { ChooserController, jumpElsewhere, type SwitchTarget } from './chooser/index.js';
 import { chunks, PART, pasteParts } from './chunks.js';
 import { overlayFor, overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
@@ -445,7 +445,7 @@ export class ClientApp {
         return;
       case 'client.jump-waiting': {
         const target = this.alerts.pop();
-        if (!target) return this.notify({ level: 'info', text: 'no pane is waiting for you' }, 3000);
+        if (!target) return jumpElsewhere((text) => this.notify({ level: 'info', text }, 6000));
         // A pane that is gone by now is skipped: try the next one.
         this.api.request('client.action', { action: { type: 'pane.focus', pane: target } }).catch(() => this.run(cmd));
         return;

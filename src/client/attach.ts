@@ -3,6 +3,7 @@ import { ApiClient, type Pushed } from '../api/client.js';
 import type { Paths } from '../platform/paths.js';
 import type { ClientApp, ClientConfig } from './app.js';
 import type { SwitchTarget } from './chooser/index.js';
+import { reconnect } from './reconnect.js';
 import { ENTER, LEAVE } from './terminal.js';
 import { capYoungGeneration, skipOptimizingCompiler } from './young-generation.js';
 
@@ -13,6 +14,8 @@ export interface AttachOpts {
   window?: string;
   /** Opens the first connection another way than this machine's socket (`attach --machine`: an ssh bridge). */
   open?: () => Promise<ApiClient>;
+  /** `attach --machine`: a lost link is connected again (with `open`) instead of ending the client. */
+  reconnect?: { machine: string };
 }
 
 /** A connection client.attach accepted, with what the server pushed before a client app took it over. */
@@ -23,7 +26,7 @@ interface Attached {
   offEarly: () => void;
 }
 
-type Ended = { kind: 'exit'; code: number } | { kind: 'switch'; next: Attached; pane?: string };
+type Ended = { kind: 'exit'; code: number } | { kind: 'switch'; next: Attached; pane?: string } | { kind: 'lost' };
 
 /** Another session's server gets this long to take the client before the switch is given up (the client stays). */
 const SWITCH_MS = 3000;
@@ -66,6 +69,18 @@ export async function attach(o: AttachOpts): Promise<number> {
   for (;;) {
     const r = await runClient(App, o, conn, focus, size, params);
     if (r.kind === 'exit') return r.code;
+    if (r.kind === 'lost') {
+      // The link died: the last screen stays, marked stale, until a fresh connection redraws it (or the user quits).
+      const back = await reconnect({ stdin, stdout, machine: o.reconnect?.machine ?? '?', connect: () => connect(o.paths.socket, params(), 10_000, o.open), discard: (c) => c.api.close() });
+      if (!back) {
+        restoreTerminal(o);
+        stdout.write('[lost server]\n');
+        return 1;
+      }
+      conn = back;
+      focus = undefined;
+      continue;
+    }
     conn = r.next;
     focus = r.pane;
   }
@@ -133,7 +148,12 @@ function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, focus: 
   // After a switch the stream is still flowing; after a prompt before the first attach it may have been paused.
   stdin.resume();
   stdout.on('resize', onResize);
-  api.onClosed(() => exit('[lost server]', 1));
+  api.onClosed(() => {
+    if (!o.reconnect) return exit('[lost server]', 1);
+    if (ended) return;
+    release();
+    resolveEnd({ kind: 'lost' });
+  });
   process.on('SIGHUP', onHup);
   process.on('SIGTERM', onTerm);
   if (focus) api.request('client.action', { action: { type: 'pane.focus', pane: focus } }).catch(() => {});

@@ -57,10 +57,16 @@ async function attachMachine(ctx: CliContext, machine: string, window: string | 
   }
   const { connectWhere } = await import('../../machines/index.js');
   // Connect before the client takes the terminal: a machine that is down is a plain error message, not a blank screen.
-  const first = await connectWhere(ctx, machine);
+  let first: Awaited<ReturnType<typeof connectWhere>> | undefined = await connectWhere(ctx, machine);
   process.env.NODE_ENV = 'production';
   const { attach } = await import('../../client/attach.js');
-  return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window, open: async () => first });
+  // The first connection is the one made above; after a lost link, each attempt is a fresh ssh.
+  const open = async () => {
+    const c = first ?? (await connectWhere(ctx, machine));
+    first = undefined;
+    return c;
+  };
+  return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window, open, reconnect: { machine } });
 }
 
 export default defineCommand({

@@ -2,6 +2,8 @@
 import type { InputEvent } from '../../input/keys.js';
 import { chooserInput, openChooser, rowsOf, withData, type ChooserState, type ChooserTarget } from './input.js';
 import { loadPreview, loadTree } from './load.js';
+import { machineLister, type MachineLister, watchMachines } from './machines.js';
+import { type ChooserSession, initialCollapsed } from './tree.js';
 
 export interface ChooserHost {
   api: { request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T> };
@@ -16,6 +18,8 @@ export interface ChooserHost {
   focus(pane: string): void;
   /** Move this client to another session's server; rejects (the client stays here) when that server does not answer. */
   switchTo?(t: SwitchTarget): Promise<void>;
+  /** Where other machines are read from (default: this user's profiles over ssh). */
+  machines?: () => Promise<MachineLister>;
 }
 
 /** A pane (or window) of another session, and the socket of the server that owns it. */
@@ -33,6 +37,9 @@ export class ChooserController {
   private timer: NodeJS.Timeout | undefined;
   private previewFor: string | undefined;
   private switching = false;
+  /** Other machines' sessions as last read (stale ones from their cache), and the stop of that read. */
+  private remote: ChooserSession[] = [];
+  private stopMachines: (() => void) | undefined;
 
   constructor(private readonly h: ChooserHost) {}
 
@@ -41,6 +48,19 @@ export class ChooserController {
     this.h.setOverlay({ ...openChooser(level), filter: filter.slice(0, 200) });
     this.h.render();
     this.reload(true);
+    this.stopMachines?.();
+    this.remote = [];
+    // In the background, once per opening (each is an ssh login): a machine that is slow or down is shown stale.
+    this.stopMachines = watchMachines(this.h.machines ?? (() => machineLister()), (remote) => {
+      this.remote = remote;
+      const s = this.h.get();
+      if (!s || s.loading) return;
+      // A machine's session arrives folded as this session's did (`prefix s`: sessions folded), once; then the user's folds stay.
+      const fresh = remote.filter((x) => !s.sessions.some((y) => y.name === x.name));
+      const collapsed = new Set([...s.collapsed, ...initialCollapsed(fresh, s.level)]);
+      this.h.setOverlay(withData({ ...s, collapsed }, [...s.sessions.filter((x) => !x.machine), ...remote]));
+      this.h.render();
+    });
     if (this.timer) clearInterval(this.timer);
     // A refresh before the first load (slow under load: other sessions' sockets) would land the cursor on the wrong row.
     this.timer = setInterval(() => {
@@ -58,8 +78,8 @@ export class ChooserController {
         const s = this.h.get();
         if (!s) return;
         // Other sessions are read once on opening (their sockets cost a connection each); refreshes keep them.
-        const others = first ? [] : s.sessions.filter((x) => !x.current);
-        this.h.setOverlay(withData(s, first ? sessions : [...sessions.filter((x) => x.current), ...others]));
+        const others = first ? [] : s.sessions.filter((x) => !x.current && !x.machine);
+        this.h.setOverlay(withData(s, [...(first ? sessions : [...sessions.filter((x) => x.current), ...others]), ...this.remote]));
         this.preview();
         this.h.render();
       })
@@ -121,6 +141,8 @@ export class ChooserController {
       this.h.render();
     };
     const here = this.h.where().session;
+    // Another machine's session: its own client over ssh (the remote panes take no keys through this one).
+    if (t.machine) return say(`${t.session} is on machine ${t.machine}: detach (prefix d) and run  castellan attach --machine ${t.machine}`);
     if (!t.socket || !this.h.switchTo) return say(`session ${t.session} did not answer: staying in session ${here}`);
     // As tmux's switch-client: the client leaves this server for the other session's, which owns the chosen pane.
     this.switching = true;
@@ -133,6 +155,8 @@ export class ChooserController {
   }
 
   stop(): void {
+    this.stopMachines?.();
+    this.stopMachines = undefined;
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
     this.previewFor = undefined;

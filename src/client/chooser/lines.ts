@@ -16,7 +16,8 @@ function rowText(r: ChooserRow): { head: string; badge?: { text: string; role: T
   const needs = r.needs && !r.expanded ? `  ${r.needs} need${r.needs === 1 ? 's' : ''} you` : '';
   if (r.kind === 'session') {
     const n = r.windowCount ?? 0;
-    return { head: `${fold}${r.session}${r.current ? ' (attached)' : ''}`, tail: r.unreachable ? '  (not answering)' : `  (${n} window${n === 1 ? '' : 's'})${needs}` };
+    const stale = r.stale ? `  [stale: ${r.stale}]` : '';
+    return { head: `${fold}${r.session}${r.current ? ' (attached)' : ''}`, tail: r.unreachable ? '  (not answering)' : `  (${n} window${n === 1 ? '' : 's'})${needs}${stale}` };
   }
   if (r.kind === 'window') {
     const w = r.window!;
@@ -42,7 +43,7 @@ export function chooserLines(s: ChooserState, theme: Theme, cols: number, rows: 
     ? ` choose · filter: ${s.filter}${s.filtering ? '█' : ''}${mode}   (Esc clears · Tab keeps · Enter switches)`
     : ` choose a pane${mode} — ↑↓ jk move · ←→ fold · / filter · n needs me · Enter switch · q close`;
   const selected = list.find((r) => r.key === s.cursor);
-  const previewTitle = s.preview ? ` preview: ${s.preview.pane}` : selected && selected.session !== s.sessions.find((x) => x.current)?.name ? ` session ${selected.session}: Enter moves this client there` : ' preview';
+  const previewTitle = s.preview ? ` preview: ${s.preview.pane}` : selected && s.sessions.find((x) => x.name === selected.session)?.machine ? ` ${selected.session}: on another machine${selected.stale ? ` (stale: ${selected.stale})` : ''}, Enter says how to attach there` : selected && selected.session !== s.sessions.find((x) => x.current)?.name ? ` session ${selected.session}: Enter moves this client there` : ' preview';
   // The bottom of the screen is where a prompt or an agent's question is: blank rows below it are dropped first.
   const lines = s.preview?.lines ?? [];
   let end = lines.length;
@@ -54,10 +55,11 @@ export function chooserLines(s: ChooserState, theme: Theme, cols: number, rows: 
   for (const r of visible) {
     const at = r.key === s.cursor;
     const t = rowText(r);
-    const style = at ? { ...role(theme, 'overlay.key'), inverse: true } : r.kind === 'pane' ? base : title;
+    // A machine that has not answered (yet) shows its last known state, dimmed, badges too.
+    const style = at ? { ...role(theme, 'overlay.key'), inverse: true } : r.stale ? dim : r.kind === 'pane' ? base : title;
     const badgeW = t.badge ? Math.min(Math.max(0, cols - headW), t.badge.text.length + 2) : 0;
     const row: StyledRow = [{ text: pad(`${at ? '›' : ' '}${t.head}`, headW), style }];
-    if (t.badge) row.push({ text: pad(t.badge.text, badgeW), style: at ? style : role(theme, t.badge.role) });
+    if (t.badge) row.push({ text: pad(t.badge.text, badgeW), style: at || r.stale ? style : role(theme, t.badge.role) });
     row.push({ text: pad(t.tail, Math.max(0, cols - headW - badgeW)), style: at ? style : dim });
     out.push(row);
   }

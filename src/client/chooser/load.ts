@@ -3,7 +3,7 @@ import { readdir } from 'node:fs/promises';
 import { join } from 'node:path';
 import { ApiClient } from '../../api/client.js';
 import { resolvePaths } from '../../platform/paths.js';
-import type { ChooserSession, ChooserWindow } from './tree.js';
+import type { ChooserPane, ChooserSession, ChooserWindow } from './tree.js';
 
 interface Requester {
   request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>;
@@ -17,13 +17,19 @@ async function readSession(api: Requester, name: string, current: boolean, curre
   const [w, p] = await Promise.all([api.request('window.list', {}, { timeoutMs }), api.request('pane.list', {}, { timeoutMs })]);
   // zod comes in only when the chooser opens: the attached client's other input is its own server's frames.
   const { panesSchema, windowsSchema } = await import('./schemas.js');
-  const wins = windowsSchema.parse(w).windows;
-  const panes = panesSchema.parse(p).panes;
-  const windows: ChooserWindow[] = wins.map((x) => ({
+  return { name, current, ...(socket ? { socket } : {}), windows: windowsOf(windowsSchema.parse(w).windows, panesSchema.parse(p).panes, current ? currentWindow : undefined) };
+}
+
+type ListedWindow = { window_id: string; index: number; name: string };
+type ListedPane = { pane_id: string; window_id: string; title: string; active: boolean; exited?: unknown; agent: { name?: string; state: ChooserPane['state']; message?: string; hook_locked: boolean } };
+
+/** window.list and pane.list answers (checked) as the chooser's windows. */
+export function windowsOf(wins: ListedWindow[], panes: ListedPane[], currentWindow?: string): ChooserWindow[] {
+  return wins.map((x) => ({
     id: x.window_id,
     index: x.index,
     name: x.name,
-    current: current && x.window_id === currentWindow,
+    current: x.window_id === currentWindow,
     panes: panes.filter((q) => q.window_id === x.window_id).map((q) => {
       // The same rule as the border: a badge is a claim about an agent, so a bare shell shows none.
       const agentish = !!q.agent.name || q.agent.hook_locked;
@@ -38,7 +44,6 @@ async function readSession(api: Requester, name: string, current: boolean, curre
       };
     }),
   }));
-  return { name, current, ...(socket ? { socket } : {}), windows };
 }
 
 async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<ChooserSession[]> {

@@ -28,6 +28,10 @@ export interface ChooserSession {
   unreachable?: boolean;
   /** Another session's socket: where choosing one of its panes moves the client. */
   socket?: string;
+  /** A session of another machine (chooser/machines.ts): listed with its badges, reached by `attach --machine`. */
+  machine?: string;
+  /** That machine did not answer (yet): why, and what is shown is its last known listing. */
+  stale?: string;
   windows: ChooserWindow[];
 }
 
@@ -48,6 +52,9 @@ export interface ChooserRow {
   windowCount?: number;
   current?: boolean;
   unreachable?: boolean;
+  /** Session rows of another machine: which, and why its listing is stale (drawn dimmed). */
+  machine?: string;
+  stale?: string;
   /** Panes below this row that need the user (for folded rows). */
   needs: number;
 }
@@ -111,15 +118,15 @@ export function buildRows(sessions: ChooserSession[], o: RowOptions): ChooserRow
     const sessionHit = !o.needsMe && words.length > 0 && matches(s.name.toLowerCase(), words);
     if (narrowing && wins.length === 0 && !sessionHit) continue;
     const sOpen = narrowing || !o.collapsed.has(sk);
-    rows.push({ key: sk, kind: 'session', depth: 0, session: s.name, windowCount: s.windows.length, current: s.current, ...(s.unreachable ? { unreachable: true } : {}), expandable: s.windows.length > 0, expanded: sOpen && s.windows.length > 0, needs: wins.reduce((n, x) => n + x.needs, 0) });
+    rows.push({ key: sk, kind: 'session', depth: 0, session: s.name, windowCount: s.windows.length, current: s.current, ...(s.unreachable ? { unreachable: true } : {}), ...(s.machine ? { machine: s.machine } : {}), ...(s.stale ? { stale: s.stale } : {}), expandable: s.windows.length > 0, expanded: sOpen && s.windows.length > 0, needs: wins.reduce((n, x) => n + x.needs, 0) });
     if (!sOpen) continue;
     for (const { w, panes, needs } of wins) {
       const wk = windowKey(s.name, w.id);
       const wOpen = narrowing || !o.collapsed.has(wk);
-      rows.push({ key: wk, kind: 'window', depth: 1, session: s.name, window: w, expandable: w.panes.length > 0, expanded: wOpen && w.panes.length > 0, needs });
+      rows.push({ key: wk, kind: 'window', depth: 1, session: s.name, window: w, ...(s.stale ? { stale: s.stale } : {}), expandable: w.panes.length > 0, expanded: wOpen && w.panes.length > 0, needs });
       if (!wOpen) continue;
       for (const p of narrowing ? panes : w.panes) {
-        rows.push({ key: paneKey(s.name, p.id), kind: 'pane', depth: 2, session: s.name, window: w, pane: p, expandable: false, expanded: false, needs: needsMe(p) ? 1 : 0 });
+        rows.push({ key: paneKey(s.name, p.id), kind: 'pane', depth: 2, session: s.name, window: w, pane: p, ...(s.stale ? { stale: s.stale } : {}), expandable: false, expanded: false, needs: needsMe(p) ? 1 : 0 });
       }
     }
   }
@@ -127,13 +134,13 @@ export function buildRows(sessions: ChooserSession[], o: RowOptions): ChooserRow
 }
 
 /** Where Enter on a row goes: a pane, a window's active pane, a session's current window. */
-export function targetOf(sessions: ChooserSession[], row: ChooserRow | undefined): { session: string; current: boolean; socket?: string; window?: string; pane?: string } | undefined {
+export function targetOf(sessions: ChooserSession[], row: ChooserRow | undefined): { session: string; current: boolean; socket?: string; machine?: string; window?: string; pane?: string } | undefined {
   if (!row) return undefined;
   const s = sessions.find((x) => x.name === row.session);
   if (!s) return undefined;
   const w = row.window ?? s.windows.find((x) => x.current) ?? s.windows[0];
   const pane = row.pane?.id ?? w?.panes.find((p) => p.active)?.id;
-  return { session: s.name, current: s.current, ...(s.socket && !s.current ? { socket: s.socket } : {}), ...(w ? { window: w.id } : {}), ...(pane ? { pane } : {}) };
+  return { session: s.name, current: s.current, ...(s.socket && !s.current ? { socket: s.socket } : {}), ...(s.machine ? { machine: s.machine } : {}), ...(w ? { window: w.id } : {}), ...(pane ? { pane } : {}) };
 }
 
 /** The row the chooser opens on: the focused pane's window (windows level) or session. */

@@ -1,0 +1,172 @@
+// Other machines in the chooser and for `prefix j` (issue 31): every enabled profile's session, read in the background
+// over ssh (a key never waits on a host), shown meanwhile from its last known listing, dimmed and marked stale.
+import { windowsOf } from './load.js';
+import type { ChooserSession, ChooserWindow } from './tree.js';
+import { needsMe } from './tree.js';
+
+interface Remote {
+  request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>;
+  close(): void;
+}
+
+/** What the chooser needs of src/machines (tests give their own). */
+export interface MachineLister {
+  machines(): Array<{ name: string; session?: string }>;
+  /** The machine's last pane.list answer (the same cache `herd list` keeps), or undefined. */
+  lastKnown(name: string): { at: number; panes: unknown[] } | undefined;
+  remember(name: string, panes: unknown[]): void;
+  open(name: string): Promise<Remote>;
+}
+
+/** From spawning ssh to the listing: a machine that takes longer is shown stale, from its last known state. */
+const MACHINE_MS = 15_000;
+const MAX_SHOWN = 16;
+
+const ago = (ms: number): string => (ms < 60_000 ? `${Math.max(0, Math.round(ms / 1000))} s` : ms < 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
+
+/** A cached listing (its file may hold anything): panes that do not check out are left out. */
+async function fromCache(l: MachineLister, name: string): Promise<{ windows: ChooserWindow[]; at?: number }> {
+  const last = l.lastKnown(name);
+  if (!last) return { windows: [] };
+  const { panesSchema } = await import('./schemas.js');
+  const one = panesSchema.shape.panes.element;
+  const panes = last.panes.flatMap((p) => {
+    const r = one.safeParse(p);
+    return r.success ? [r.data] : [];
+  });
+  const ids = [...new Set(panes.map((p) => p.window_id))];
+  return { at: last.at, windows: windowsOf(ids.map((id, i) => ({ window_id: id, index: i + 1, name: id })), panes) };
+}
+
+async function listOne(l: MachineLister, name: string, deadlineMs: number, alive: () => boolean): Promise<ChooserWindow[]> {
+  let remote: Remote | undefined;
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`no answer within ${Math.round(deadlineMs / 1000)} s`)), deadlineMs);
+  });
+  const work = (async () => {
+    remote = await l.open(name);
+    if (!alive()) throw new Error('closed');
+    const [w, p] = await Promise.all([remote.request('window.list', {}, { timeoutMs: deadlineMs }), remote.request('pane.list', {}, { timeoutMs: deadlineMs })]);
+    const { panesSchema, windowsSchema } = await import('./schemas.js');
+    const wr = windowsSchema.safeParse(w);
+    const pr = panesSchema.safeParse(p);
+    if (!wr.success || !pr.success) throw new Error('it answered something that is not a castellan listing');
+    l.remember(name, (p as { panes: unknown[] }).panes);
+    return windowsOf(wr.data.windows, pr.data.panes);
+  })();
+  work.catch(() => undefined);
+  try {
+    return await Promise.race([work, late]);
+  } finally {
+    clearTimeout(timer);
+    let closed = false;
+    const close = () => {
+      if (closed || !remote) return;
+      closed = true;
+      remote.close();
+    };
+    close();
+    // A connection that comes up after the deadline is closed as soon as it does.
+    void work.finally(close).catch(() => undefined);
+  }
+}
+
+/** The last sessions read from other machines: what `prefix j` names when no pane here waits. */
+let lastRemote: ChooserSession[] = [];
+
+/**
+ * Reads every enabled machine at once, each on its own deadline; `onUpdate` gets the whole list each time one changes
+ * (first the cached listings, marked stale, then each answer or failure). Returns a stop (in-flight reads are dropped).
+ */
+export function watchMachines(lister: () => Promise<MachineLister>, onUpdate: (sessions: ChooserSession[]) => void, o: { deadlineMs?: number; now?: () => number } = {}): () => void {
+  let alive = true;
+  const now = o.now ?? Date.now;
+  void (async () => {
+    let l: MachineLister;
+    let list: Array<{ name: string; session?: string }>;
+    try {
+      l = await lister();
+      list = l.machines().slice(0, MAX_SHOWN);
+    } catch {
+      return;
+    }
+    if (!list.length || !alive) return;
+    const out: ChooserSession[] = [];
+    const put = (i: number, s: ChooserSession) => {
+      out[i] = s;
+      lastRemote = out.filter(Boolean);
+      if (alive) onUpdate(lastRemote);
+    };
+    const label = (m: { name: string; session?: string }) => `${m.session ?? 'default'}@${m.name}`;
+    await Promise.all(list.map(async (m, i) => {
+      const cached = await fromCache(l, m.name).catch(() => ({ windows: [] as ChooserWindow[], at: undefined }));
+      const seen = cached.at !== undefined ? `last seen ${ago(now() - cached.at)} ago` : 'never listed';
+      put(i, { name: label(m), current: false, machine: m.name, stale: `connecting…, ${seen}`, windows: cached.windows });
+      try {
+        const windows = await listOne(l, m.name, o.deadlineMs ?? MACHINE_MS, () => alive);
+        put(i, { name: label(m), current: false, machine: m.name, windows });
+      } catch (e) {
+        const why = String((e as Error).message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160);
+        put(i, { name: label(m), current: false, machine: m.name, stale: `${seen} · ${why}`, windows: cached.windows });
+      }
+    }));
+  })();
+  return () => {
+    alive = false;
+  };
+}
+
+/** The real lister: this user's machine profiles, the ssh bridge, and `herd list`'s cache (src/machines, loaded lazily). */
+export async function machineLister(env: NodeJS.ProcessEnv = process.env): Promise<MachineLister> {
+  const [{ resolvePaths }, m] = await Promise.all([import('../../platform/paths.js'), import('../../machines/index.js')]);
+  const paths = resolvePaths({ env });
+  const profiles = () => {
+    try {
+      return m.readProfiles(paths.machinesFile).filter((p) => !p.disabled);
+    } catch {
+      return [];
+    }
+  };
+  return {
+    machines: () => profiles().map((p) => ({ name: p.name, ...(p.session ? { session: p.session } : {}) })),
+    lastKnown: (name) => m.lastKnown(paths, name),
+    remember: (name, panes) => m.rememberPanes(paths, name, panes),
+    open: async (name) => {
+      const p = profiles().find((x) => x.name === name);
+      if (!p) throw new Error(`no machine named ${name}`);
+      return (await m.openMachine({ paths, env, connect: () => Promise.reject(new Error('local')) }, p)).client;
+    },
+  };
+}
+
+/** Agents on other machines that need the user, as one line (`prefix j` when no pane here waits), or undefined. */
+export function waitingElsewhere(sessions: ChooserSession[] = lastRemote): string | undefined {
+  const hits: string[] = [];
+  for (const s of sessions) {
+    for (const w of s.windows) for (const p of w.panes) if (needsMe(p)) hits.push(`${p.id}@${s.machine} ${p.agent ?? 'agent'} ${p.state}${s.stale ? ' (stale)' : ''}`);
+  }
+  if (!hits.length) return undefined;
+  const machines = [...new Set(sessions.filter((s) => s.windows.some((w) => w.panes.some(needsMe))).map((s) => s.machine))];
+  return `waiting on other machines: ${hits.slice(0, 3).join(', ')}${hits.length > 3 ? ` (+${hits.length - 3})` : ''} — castellan attach --machine ${machines[0]}`;
+}
+
+/**
+ * `prefix j` with no pane here waiting: names what waits on other machines (from the last look), and looks again in
+ * the background, saying so when that finds something the last look did not.
+ */
+export function jumpElsewhere(say: (text: string) => void, lister: () => Promise<MachineLister> = machineLister): void {
+  const before = waitingElsewhere();
+  say(before ? `no pane here is waiting for you; ${before}` : 'no pane is waiting for you');
+  let stop: (() => void) | undefined = undefined;
+  let done = false;
+  const timer = setTimeout(() => stop?.(), MACHINE_MS + 1000);
+  timer.unref?.();
+  stop = watchMachines(lister, (sessions) => {
+    if (done || sessions.some((s) => s.stale?.startsWith('connecting'))) return;
+    done = true;
+    clearTimeout(timer);
+    const now = waitingElsewhere(sessions);
+    if (now && now !== before) say(`no pane here is waiting for you; ${now}`);
+  });
+}
