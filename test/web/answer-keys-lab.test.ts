@@ -9,7 +9,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { answerKeys, answerSequence, pressKeys } from '../../src/web/answer-keys.js';
+import { DOWN, ENTER, answerKeys, answerSequence, pressKeys } from '../../src/web/answer-keys.js';
 import { tempEnvFor, type TempEnv } from '../support/temp-env.js';
 import { GiveUp, waitFor } from '../support/wait-for.js';
 
@@ -75,12 +75,16 @@ for (const agent of AGENTS) {
     const keysNow = async () => ({ ...answerKeys(real, (await env.call<{ lines: string[] }>('pane.read', { pane_id: PANE })).lines), ...override });
     const keys = await keysNow();
     // A person taps a second or more after the dialog is drawn (Claude Code drops keys that come right after its dialog appears).
+    const sent: Array<readonly string[]> = [];
     const tapDelay = () => new Promise((r) => setTimeout(r, 2000));
     // The page's answer, as src/web/live.ts writes it.
     const answer = async (how: 'approve' | 'deny', withMessage = false) => {
       await tapDelay();
       // As the page does: the keys for the dialog on screen now (src/web/live.ts passes the pane's rows).
-      await pressKeys((text) => env.call('pane.send_text', { pane_id: PANE, text }), answerSequence(await keysNow(), how, withMessage));
+      const seq = answerSequence(await keysNow(), how, withMessage);
+      sent.push(seq);
+      log(`${agent} ${how}: ${JSON.stringify(seq)} on:\n${(await screen(env)).split('\n').slice(-8).join('\n')}`);
+      await pressKeys((text) => env.call('pane.send_text', { pane_id: PANE, text }), seq);
     };
     const blocked = async (what: string) => {
       await waitFor(async () => (await state(env))?.state === 'blocked', { timeoutMs: 90_000, message: `${agent} blocked on its dialog (${what})`, observe });
@@ -93,13 +97,17 @@ for (const agent of AGENTS) {
       const outside = join(env.root, 'outside-x');
       await prompt(env, `Please RUN: touch ${outside}`);
       for (let i = 0; i < 3 && !existsSync(outside); i++) {
-        await waitFor(async () => existsSync(outside) || (await state(env))?.state === 'blocked', { timeoutMs: 90_000, message: 'claude asked (auto mode)', observe });
+        // Blocked with a dialog drawn (the badge can lag a moment behind the dialog going away).
+        const asking = async () => (await state(env))?.state === 'blocked' && /Enter to stay in auto mode|Do you want to proceed\?/.test(await screen(env));
+        await waitFor(async () => existsSync(outside) || (await asking()), { timeoutMs: 90_000, message: 'claude asked (auto mode)', observe });
         if (existsSync(outside)) break;
         const before = await screen(env);
         log(`claude-auto blocked:\n${before}`);
+        const marker = before.includes('Enter to stay in auto mode') ? 'Enter to stay in auto mode' : 'Do you want to proceed?';
         await answer('approve');
-        await waitFor(async () => existsSync(outside) || (await screen(env)) !== before, { timeoutMs: 30_000, message: 'claude took the answer', observe });
+        await waitFor(async () => existsSync(outside) || !(await screen(env)).includes(marker), { timeoutMs: 30_000, message: 'claude took the answer', observe });
       }
+      assert.deepEqual(sent, [[ENTER], [DOWN, ENTER]], 'Enter stayed in auto mode, Down Enter chose Yes below the selected No');
       await waitFor(() => existsSync(outside), { timeoutMs: 60_000, message: 'the approved command ran (auto mode)', observe });
       await env.cli(['server', 'stop']);
       return;
