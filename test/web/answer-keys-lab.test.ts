@@ -2,7 +2,8 @@
 // own permission dialog, the bytes the web view sends for approve (src/web/answer-keys.ts, written to the pane as the
 // page's answer is) run the tool; the deny bytes refuse it, and the "deny with a message" text then reaches the agent,
 // which answers it. No castellan hooks are installed: this is the path for agents whose permission hook does not answer.
-// Opt-in: CASTELLAN_LAB=1 [CASTELLAN_LAB_AGENTS=claude,qwen,...] node --import tsx --test test/web/answer-keys-lab.test.ts
+// `claude-auto` is Claude Code in auto mode (its fallback dialog: Enter stays, then Down Enter picks Yes under a selected No).
+// Opt-in: CASTELLAN_LAB=1 [CASTELLAN_LAB_AGENTS=claude,claude-auto,codex,gemini,qwen,copilot,opencode,kilo,pi] node --import tsx --test test/web/answer-keys-lab.test.ts
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
