@@ -1,7 +1,7 @@
 // One page's WebSocket: the herd pushed on every change, panes streamed while open, and the page's actions (checked, audited).
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import { answerKeys } from './answer-keys.js';
+import { answerKeys, answerSequence, pressKeys } from './answer-keys.js';
 import type { HerdRow } from './herd.js';
 import type { BrowserSession } from './pairing.js';
 import type { PaneScreen, WebHost } from './types.js';
@@ -148,11 +148,13 @@ export class LivePage {
       case 'answer': {
         // Only a dialog that is up gets an answer: an Enter sent to a working agent would be a prompt, not a yes.
         if (st.agent.state !== 'blocked') throw new Error(`${m.pane} is not waiting for an answer (it is ${st.agent.state})`);
-        const keys = answerKeys(agent);
-        this.host.write(m.pane, m.answer === 'approve' ? keys.approve : keys.deny);
+        const keys = answerKeys(agent, this.host.screen(m.pane)?.viewportRows());
         const message = m.answer === 'deny' && m.message ? promptText(m.message).trim() : '';
+        const pressed = pressKeys((data) => this.host.write(m.pane, data), answerSequence(keys, m.answer, !!message));
         this.host.audit({ ...record, action: m.answer, ...(message ? { message } : {}) });
-        if (message) setTimeout(() => void this.host.prompt(m.pane, message).catch((e: Error) => this.send({ t: 'error', pane: m.pane, message: e.message })), keys.messageDelayMs).unref();
+        const fail = (e: Error) => this.send({ t: 'error', pane: m.pane, message: e.message });
+        if (message) void pressed.then(() => setTimeout(() => void this.host.prompt(m.pane, message).catch(fail), keys.messageDelayMs).unref(), fail);
+        else pressed.catch(fail);
         this.send({ t: 'done', pane: m.pane, action: m.answer });
         return;
       }

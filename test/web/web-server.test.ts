@@ -202,6 +202,31 @@ test('actions: typing only once turned on, answers only to a blocked agent, each
   assert.deepEqual(acts, ['typing_on', 'keys', 'approve']);
 });
 
+test('answers press the agent\'s own keys for the dialog on screen, apart: Claude\'s auto-mode fallback, Kilo\'s deny', async (t) => {
+  const s = await started(t);
+  const { ws, msgs } = await socket(s.port, { origin: s.origin, cookie: await pair(s) });
+  t.after(() => ws.close());
+  await waitFor(() => msgs.find((m) => m.t === 'hello'), { message: 'hello' });
+  // Claude in auto mode without its check: "No" is selected, so approve is Down then Enter (Enter alone would refuse).
+  s.setRows([' Do you want to proceed?', ' ❯ No', '   Yes']);
+  ws.send(JSON.stringify({ t: 'answer', pane: 'w1:p2', answer: 'approve' }));
+  await waitFor(() => s.writes.length === 2, { message: 'two keys', observe: () => s.writes });
+  assert.deepEqual(s.writes, [['w1:p2', '\x1b[B'], ['w1:p2', '\r']]);
+  // Kilo: Esc opens "Tell Kilo what to do differently"; a plain deny confirms it empty, a message is typed there.
+  s.setRows(['  △ Permission required', '  Allow once   Allow always   Reject']);
+  (s.state.panes['w1:p2']!.agent as { agent: string }).agent = 'kilo';
+  s.writes.length = 0;
+  const t0 = Date.now();
+  ws.send(JSON.stringify({ t: 'answer', pane: 'w1:p2', answer: 'deny' }));
+  await waitFor(() => s.writes.length === 2, { message: 'Esc, Enter', observe: () => s.writes });
+  assert.ok(Date.now() - t0 >= 250, 'the second key waits: a lone Escape with Enter right behind it reads as Alt+Enter');
+  assert.deepEqual(s.writes, [['w1:p2', '\x1b'], ['w1:p2', '\r']]);
+  s.writes.length = 0;
+  ws.send(JSON.stringify({ t: 'answer', pane: 'w1:p2', answer: 'deny', message: 'use make check' }));
+  await waitFor(() => s.writes.length === 2, { message: 'Esc, then the message', observe: () => s.writes });
+  assert.deepEqual(s.writes, [['w1:p2', '\x1b'], ['w1:p2', 'use make check\r']]);
+});
+
 test('a read-only pairing looks but never acts; revoke closes its page and its cookie stops working', async (t) => {
   const s = await started(t);
   const cookie = await pair(s, true);
