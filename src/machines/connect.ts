@@ -144,8 +144,13 @@ function wrap(p: MachineProfile, child: ChildProcessWithoutNullStreams, hello: H
   });
   const client = RpcClient.over(stream);
   child.removeAllListeners('close');
-  // After the last reply is read (see 'close' above), never before.
-  child.once('close', () => stream.destroy());
+  // After the last reply is read (see 'close' above), never before: ssh's stdout has ended by then, but what it
+  // said last may still sit in this stream's buffer on its way to the client (seen under load), so end after it.
+  child.once('close', () => {
+    if (stream.readableEnded) return stream.destroy();
+    stream.once('end', () => stream.destroy());
+    setTimeout(() => stream.destroy(), 2000).unref();
+  });
   let probe: NodeJS.Timeout | undefined;
   client.onClosed(() => {
     if (probe) clearInterval(probe);

@@ -13,7 +13,7 @@ import type { State } from '../../src/core/types.js';
 import { Capture } from '../../src/restore/capture.js';
 import { planRestore } from '../../src/restore/plan.js';
 import { foregroundArgv } from '../../src/restore/resume.js';
-import { readPaneProcesses } from '../../src/platform/proc.js';
+import { readPaneProcesses } from '../../src/platform/proc/index.js';
 import { Screen } from '../../src/server/screen.js';
 import { planReport } from '../../src/integrations/resolve.js';
 import { PI } from '../../src/integrations/pi.js';
