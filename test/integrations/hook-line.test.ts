@@ -20,7 +20,9 @@ writeFileSync(
   probe,
   `const fs = require('fs'); let s = '';
 process.stdin.on('data', (d) => (s += d)).on('end', () => {
-  const go = () => fs.existsSync(process.env.GO) ? fs.writeFileSync(process.env.OUT, JSON.stringify({ stdin: s, argv: process.argv.slice(2), ca: process.env.CASTELLAN_CA_CERTS })) : setTimeout(go, 5);
+  // Written aside and renamed: the test reads OUT as soon as it exists, and 300 KB is not written in one go.
+  const done = () => { fs.writeFileSync(process.env.OUT + '.part', JSON.stringify({ stdin: s, argv: process.argv.slice(2), ca: process.env.CASTELLAN_CA_CERTS })); fs.renameSync(process.env.OUT + '.part', process.env.OUT); };
+  const go = () => fs.existsSync(process.env.GO) ? done() : setTimeout(go, 5);
   go();
 });`,
 );
