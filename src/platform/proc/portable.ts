@@ -114,14 +114,7 @@ function descendsFrom(pid: number, ancestor: number, maxDepth = 64): boolean | u
   let rows = processTable();
   if (!rows.has(pid)) rows = processTable(0);
   if (!rows.size) return undefined;
-  let cur = pid;
-  for (let i = 0; i <= maxDepth && cur > 1; i++) {
-    if (cur === ancestor) return true;
-    const r = rows.get(cur);
-    if (!r) return false;
-    cur = r.ppid;
-  }
-  return cur === ancestor;
+  return walk(rows, pid, ancestor, maxDepth);
 }
 
 function walk(rows: Map<number, PsRow>, pid: number, ancestor: number, maxDepth = 64): boolean {
