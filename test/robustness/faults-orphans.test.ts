@@ -98,6 +98,16 @@ test('castellan server stop: within 3 s no pane program survives, not even one i
 test('a pane program holds no pty but its own: no master or terminal of another pane leaks into it', async (t) => {
   const env = tempEnvFor(t);
   const { panes } = await serverWithPanes(env);
+  // A pane's pid is known from the fork; until its exec, that child is a copy of the server and holds every fd the
+  // server has (close-on-exec closes them at the exec). Look only once each runs its own program (seen once at load).
+  const exe = (pid: number) => {
+    try {
+      return readlinkSync(`/proc/${pid}/exe`);
+    } catch {
+      return '';
+    }
+  };
+  await waitFor(() => panes.every((pid) => exe(pid) !== '' && exe(pid) !== exe(process.pid) && !/node/.test(exe(pid))), { timeoutMs: 10_000, message: 'every pane program past its exec', observe: () => panes.map(exe) });
   const ttys = (pid: number) =>
     readdirSync(`/proc/${pid}/fd`).flatMap((fd) => {
       try {
