@@ -140,7 +140,8 @@ describe('pi\'s extension sends its arguments and, once its session file exists,
       const log = join(dir, 'spawned.log');
       const src = readFileSync(join(REPO, 'share/integrations/pi/castellan.ts'), 'utf8');
       const file = join(dir, 'ext.ts');
-      const argv = ['/bin/sh', '-c', `{ printf '%s ' "$3"; cat; } >> '${log}'`, 'sh'];
+      // One file per event, written aside and renamed: the three bridges run at once, and appends to one file interleave.
+      const argv = ['/bin/sh', '-c', `cat > '${log}'."$3".part && mv '${log}'."$3".part '${log}'."$3"`, 'sh'];
       writeFileSync(file, src.split('\n').map((l) => (l.endsWith('// @castellan-command') ? `const INSTALLED_COMMAND: string[] | null = ${JSON.stringify(argv)}; // @castellan-command` : l)).join('\n'));
       // No socket: every event takes the spawned bridge (the recorder above), which shows the payload as sent.
       Object.assign(process.env, { CASTELLAN_ENV: '1', CASTELLAN_PANE_ID: 'w1:p1' });
@@ -156,17 +157,14 @@ describe('pi\'s extension sends its arguments and, once its session file exists,
       await handlers.get('agent_end')!({ type: 'agent_end', messages: [] }, ctx);
       // A pi whose ctx has no session manager (an older pi) still reports.
       await handlers.get('agent_start')!({ type: 'agent_start' }, {});
-      const lines = await waitFor(() => {
-        let t = '';
+      const events = ['session_start', 'agent_end', 'agent_start'];
+      const payloads = await waitFor(() => {
         try {
-          t = readFileSync(log, 'utf8');
+          return events.map((e) => JSON.parse(readFileSync(`${log}.${e}`, 'utf8')) as Record<string, unknown>);
         } catch {
           return undefined;
         }
-        const l = t.split('\n').filter(Boolean);
-        return l.length >= 3 ? l : undefined;
       }, { timeoutMs: 10_000, message: 'three events recorded' });
-      const payloads = lines.map((l) => JSON.parse(l.slice(l.indexOf(' ') + 1)) as Record<string, unknown>);
       assert.equal(payloads[0].session_id, undefined, 'no file yet: `pi --session ID` would find nothing');
       assert.deepEqual(payloads[0].pi_args, ['--model', 'mock/mock-model']);
       assert.equal(payloads[1].session_id, ID);
