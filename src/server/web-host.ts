@@ -1,4 +1,5 @@
 // The session's side of the web view: starts src/web on request (web.* methods) and gives it the session through WebHost.
+import type { WebStartOptions } from '../api/context.js';
 import { appendAudit } from '../hooks/audit.js';
 import type { StampedEvent } from '../core/events.js';
 import type { State } from '../core/types.js';
@@ -22,15 +23,6 @@ export interface WebSessionSide {
   answerAsk(id: string, answer: 'allow' | 'deny'): boolean;
   emit(e: { type: string; [k: string]: unknown }): void;
   log(msg: string): void;
-}
-
-export interface WebStartParams {
-  bind?: string;
-  port?: number;
-  read_only?: boolean;
-  tls_cert?: string;
-  tls_key?: string;
-  allow_remote?: boolean;
 }
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
@@ -60,7 +52,7 @@ export class WebControl {
     return this.web?.watched() ?? new Set();
   }
 
-  async start(p: WebStartParams = {}): Promise<WebStatus> {
+  async start(p: WebStartOptions = {}): Promise<WebStatus> {
     if (this.web) {
       // Already serving: settings asked for now would need a stop first; say so rather than ignore them.
       const cur = this.web.settings;
@@ -87,7 +79,7 @@ export class WebControl {
     return this.web.status();
   }
 
-  async pair(p: { read_only?: boolean } & WebStartParams): Promise<{ url: string; expires: number; read_only: boolean }> {
+  async pair(p: { read_only?: boolean } & WebStartOptions): Promise<{ url: string; expires: number; read_only: boolean }> {
     await this.start(p);
     return this.web!.pair(p.read_only ?? false);
   }
