@@ -15,7 +15,7 @@ export const isRemote = (machine: unknown): boolean => machine !== undefined && 
 /** The client for `--machine NAME` (none, or `local`: this machine's server). */
 export async function connectWhere(ctx: WhereContext, machine: unknown): Promise<RpcClient> {
   if (!isRemote(machine)) return ctx.connect();
-  return (await import('./where.js')).connectWhere(ctx, machine);
+  return (await import('./where.js')).connectNamed(ctx, String(machine));
 }
 
 /** The whole room, for a command that names machines (loaded on demand). */

@@ -3,7 +3,7 @@ import type { Paths } from '../platform/paths.js';
 import type { RpcClient } from '../platform/rpc-client.js';
 import { connectMachine, type MachineClient } from './connect.js';
 import { MachineError } from './errors.js';
-import { LOCAL_NAME, type MachineProfile } from './profile.js';
+import type { MachineProfile } from './profile.js';
 import { readProfiles } from './store.js';
 
 export interface WhereContext {
@@ -36,11 +36,7 @@ export function openMachine(ctx: WhereContext, m: MachineProfile, o: { deadlineM
   return connectMachine(m, { ssh: ctx.paths.sshProgram, env: ctx.env, deadlineMs: o.deadlineMs ?? t.connectMs, probeMs: t.probeMs });
 }
 
-/** The client for `--machine NAME` (none, or `local`: this machine's server). */
-export async function connectWhere(ctx: WhereContext, machine: unknown): Promise<RpcClient> {
-  if (machine === undefined || machine === LOCAL_NAME) return ctx.connect();
-  const m = findMachine(ctx.paths, String(machine));
-  return (await openMachine(ctx, m)).client;
+/** The client for a named remote machine (cli-door's connectWhere decides local or remote, then loads this). */
+export async function connectNamed(ctx: WhereContext, machine: string): Promise<RpcClient> {
+  return (await openMachine(ctx, findMachine(ctx.paths, machine))).client;
 }
-
-export { isRemote } from './cli-door.js';
