@@ -2,6 +2,7 @@
 // switching, messages): kept out of app.ts, which routes them here.
 import type { BoundCommand } from '../core/commands.js';
 import { clip } from '../core/tmux-commands.js';
+import { stripControls } from '../core/text.js';
 import type { ViewModel } from '../core/view.js';
 import type { SwitchTarget } from './chooser/index.js';
 import { loadTree } from './chooser/load.js';
@@ -24,7 +25,7 @@ type ClientCmd = Extract<BoundCommand, { scope: 'client' }>;
 let lastSession: string | undefined;
 
 /** Text from a command line shown in the bar: one line, no control characters, not longer than the bar. */
-const oneLine = (s: string): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 300);
+const oneLine = (s: string): string => stripControls(s, ' ').slice(0, 300);
 
 const prompt = (label: string, purpose: PromptPurpose): LocalUi['overlay'] => ({ kind: 'prompt', label, text: '', purpose });
 

@@ -1,5 +1,6 @@
 // tmux's command-line grammar: its getopt (clustered flags, joined values) and its word splitting (quotes, backslash).
 // zod-free: the attached client loads it.
+import { stripControls } from './text.js';
 
 /** Flags as getopt leaves them (a letter: true, or its value) and the words after them. */
 export interface TmuxArgs {
@@ -11,7 +12,7 @@ export type Result<T> = { ok: true; value: T } | { ok: false; error: string };
 
 /** Text from outside shown in an error: short, and without control characters. */
 export const clip = (s: string): string => {
-  const t = s.replace(/[\u0000-\u001f\u007f-\u009f]/g, '?');
+  const t = stripControls(s, '?');
   return t.length > 40 ? `${t.slice(0, 40)}…` : t;
 };
 
