@@ -1,6 +1,6 @@
 // Read-only queries over State: targets, window areas, pane geometry, what each client sees.
 import { computeRects, innerRect, panesOf } from './layout.js';
-import type { ClientId, PaneId, PaneState, Rect, Size, State, WindowId, WindowState } from './types.js';
+import type { AgentState, ClientId, PaneId, PaneState, Rect, Size, State, WindowId, WindowState } from './types.js';
 import { STATUS_BAR_ROWS } from './types.js';
 
 export const windowArea = (w: WindowState): Rect => ({ x: 0, y: 0, w: w.size.cols, h: w.size.rows });
@@ -60,6 +60,14 @@ export function focusedPanes(state: State): Set<PaneId> {
     if (w) out.add(w.active);
   }
   return out;
+}
+
+/**
+ * "Needs me": an agent is blocked (waiting on a permission or a question), or it finished a turn nobody has
+ * looked at yet — castellan holds `done` only until the pane is seen (then it reads `idle`), so `done` is unread.
+ */
+export function needsMe(p: { state: AgentState; exited?: unknown }): boolean {
+  return !p.exited && (p.state === 'blocked' || p.state === 'done');
 }
 
 export function paneTitle(p: PaneState): string {

@@ -1,6 +1,8 @@
 // [notify]: runs the user's own command when an agent blocks, finishes or exits: once per change, debounced, never for a pane in view.
 import { spawn } from 'node:child_process';
 import type { StampedEvent } from '../core/events.js';
+import { focusedPanes } from '../core/select.js';
+import { stripControls } from '../core/text.js';
 import type { State } from '../core/types.js';
 
 export type NotifyKind = 'blocked' | 'done' | 'exited';
@@ -38,17 +40,7 @@ export interface Notice {
 
 const RUN_TIMEOUT_MS = 10_000;
 const MAX_RUNNING = 4;
-const clean = (s: string, max: number) => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, max);
-
-/** Panes some attached client has on screen (its window's active pane). */
-export function panesInView(st: State): Set<string> {
-  const out = new Set<string>();
-  for (const c of Object.values(st.clients)) {
-    const w = st.windows[c.window];
-    if (w?.active) out.add(w.active);
-  }
-  return out;
-}
+const clean = (s: string, max: number) => stripControls(s, ' ').slice(0, max);
 
 export class Notifier {
   private readonly pending = new Map<string, { kind: NotifyKind; timer: NodeJS.Timeout }>();
@@ -87,7 +79,7 @@ export class Notifier {
     if (!p) return;
     // Still so after the debounce, or it is not news any more.
     if (kind === 'exited' ? !p.exited : p.exited || p.agent.state !== kind) return;
-    if (panesInView(st).has(pane) || this.h.watched().has(pane)) return;
+    if (focusedPanes(st).has(pane) || this.h.watched().has(pane)) return;
     const since = kind === 'exited' ? p.exited!.at : p.agent.since;
     const key = `${kind}:${since}`;
     if (this.told.get(pane) === key) return;

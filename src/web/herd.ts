@@ -1,5 +1,7 @@
 // The herd as the page shows it: every pane with its agent badge, "needs me" first (pure: State in, rows out).
 import type { AgentState, State } from '../core/types.js';
+import { focusedPanes, needsMe } from '../core/select.js';
+import { stripControls } from '../core/text.js';
 
 export interface HerdRow {
   pane: string;
@@ -19,11 +21,11 @@ export interface HerdRow {
 /** Blocked agents wait on a person; a finished turn waits to be read; then the rest. */
 const RANK: Record<AgentState, number> = { blocked: 0, done: 1, idle: 2, working: 3, unknown: 4 };
 
-const clean = (s: string, max: number): string => s.replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, max);
+const clean = (s: string, max: number): string => stripControls(s, ' ').slice(0, max);
 
 export function herdRows(st: State): HerdRow[] {
   const rows: HerdRow[] = [];
-  const inView = new Set(Object.values(st.clients ?? {}).map((c) => st.windows[c.window]?.active));
+  const inView = focusedPanes(st);
   for (const p of Object.values(st.panes)) {
     const a = p.agent;
     const title = p.name || p.programTitle || p.command.join(' ') || p.id;
@@ -35,7 +37,7 @@ export function herdRows(st: State): HerdRow[] {
       state: a.state,
       ...(a.message ? { message: clean(a.message, 500) } : {}),
       since: a.since,
-      needsMe: !p.exited && (a.state === 'blocked' || a.state === 'done'),
+      needsMe: needsMe({ state: a.state, exited: p.exited }),
       inView: inView.has(p.id),
       ...(p.exited ? { exited: true } : {}),
     });

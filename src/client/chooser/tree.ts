@@ -1,4 +1,5 @@
 // The chooser's tree (tmux choose-tree): sessions → windows → panes as rows, folded, filtered, "needs me" narrowed.
+import { needsMe } from '../../core/select.js';
 import type { AgentState } from '../../core/types.js';
 
 export interface ChooserPane {
@@ -59,13 +60,7 @@ export interface ChooserRow {
   needs: number;
 }
 
-/**
- * "Needs me": an agent is blocked (waiting on a permission or a question), or it finished a turn nobody has
- * looked at yet — castellan holds `done` only until the pane is seen (then it reads `idle`), so `done` is unread.
- */
-export function needsMe(p: Pick<ChooserPane, 'state' | 'exited'>): boolean {
-  return !p.exited && (p.state === 'blocked' || p.state === 'done');
-}
+export { needsMe };
 
 export const sessionKey = (s: string) => `s:${s}`;
 export const windowKey = (s: string, w: string) => `s:${s}/${w}`;
