@@ -1,5 +1,6 @@
 // A minimal client for castellan's socket API (newline-delimited JSON), independent of src/ so the bench measures, not reuses.
 import net from 'node:net';
+import { KEEP_LINE } from '../../src/platform/rpc-client.js';
 
 type Msg = Record<string, unknown> & { id?: string | number };
 
@@ -36,7 +37,7 @@ export class Ndjson {
       s.once('connect', () => {
         clearTimeout(t);
         // The bench keeps its connections between requests: the server would close an idle one (src/server/idle-close.ts).
-        s.write('{"method":"connection.keep","params":{}}\n');
+        s.write(KEEP_LINE);
         resolve(new Ndjson(s));
       });
       s.once('error', (e) => {

@@ -3,6 +3,7 @@
 // applies the same limits and the same trust as to any local client (the socket's own permissions).
 import net from 'node:net';
 import type { Readable, Writable } from 'node:stream';
+import { KEEP_LINE } from '../platform/rpc-client.js';
 import { BRIDGE_CAPABILITIES, BRIDGE_PROTOCOL, type Hello } from './hello.js';
 
 export interface BridgeOptions {
@@ -74,7 +75,7 @@ export function runBridge(o: BridgeOptions): Promise<number> {
       piping = true;
       // This connection is a client's for as long as ssh lasts: the server must not close it as an answered, idle one
       // (src/server/idle-close.ts) while the far side is still on its way (an unknown notification to an older server is dropped).
-      sock.write('{"method":"connection.keep","params":{}}\n');
+      sock.write(KEEP_LINE);
       if (rest.length) o.stdout.write(rest);
       sock.pipe(o.stdout, { end: false });
       o.stdin.pipe(sock);

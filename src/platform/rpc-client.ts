@@ -12,7 +12,8 @@ const MAX_REPLY_CHARS = 64 * 1024 * 1024;
 
 export type Pushed = Record<string, unknown>;
 
-const KEEP_LINE = '{"method":"connection.keep","params":{}}\n';
+/** Asks the server to leave this connection open while it is idle (src/server/idle-close.ts); a notification, no reply. */
+export const KEEP_LINE = '{"method":"connection.keep","params":{}}\n';
 
 export class RpcClient {
   private seq = 0;
