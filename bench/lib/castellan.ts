@@ -1,6 +1,6 @@
 // Starting a castellan server (foreground, in a child we own), attaching real clients in ptys, and stopping it all.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { closeSync, mkdirSync, openSync, readFileSync } from 'node:fs';
+import { closeSync, mkdirSync, openSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { track } from './cleanup.js';
 import type { BenchEnv } from './env.js';
@@ -41,10 +41,15 @@ export class CastellanServer {
   }
 
   /** Starts `castellan server start --foreground` with a window of cols x rows (pane = cols-2 x rows-2 inside its border). */
-  static async start(b: BenchEnv, o: { cols: number; rows: number; command: string[]; profile?: boolean; nodeFlags?: string[] }): Promise<CastellanServer> {
+  /** `config`: the user config file's text (~/.castellan/config.toml of the server's own HOME). */
+  static async start(b: BenchEnv, o: { cols: number; rows: number; command: string[]; profile?: boolean; nodeFlags?: string[]; config?: string }): Promise<CastellanServer> {
     const id = b.nextId();
     const home = join(b.tmp, `c${id}`);
     mkdirSync(home, { recursive: true });
+    if (o.config !== undefined) {
+      mkdirSync(join(home, '.castellan'), { recursive: true });
+      writeFileSync(join(home, '.castellan', 'config.toml'), o.config);
+    }
     const socket = join(home, 's.sock');
     const env = { ...b.env, HOME: home, XDG_STATE_HOME: join(home, 'state'), XDG_CONFIG_HOME: join(home, 'config'), CASTELLAN_SOCKET: socket };
     const logFile = join(home, 'server.out');
