@@ -15,6 +15,17 @@ const MAX_QUEUED = 512 * 1024;
 const INPUT_PRIORITY_MS = 150;
 /** A program answering a key with many small writes gets urgent frames at most this often (regular frames do not count). */
 const URGENT_GAP_MS = 8;
+/**
+ * While the visible panes flood (they read at least FLOOD_BYTES between two regular frames: 2 MB/s at 30 fps, 640 KB/s
+ * to stay flooding at 10 fps), regular frames come at most every FLOOD_FRAME_MS. Nobody reads a screen that scrolls
+ * that fast, and each frame of a scrolling pane re-serialises, sends and paints every row and makes the user's
+ * terminal parse them, on the cores the flood's parsing needs. Measured with the real client in an outer tmux
+ * (bench/sections/nested.ts, 50 MB): frame_ms 100 instead of 33 took the client's and the outer terminal's CPU from
+ * ~350 + ~440 ms to ~235 + ~180 ms and the bytes drawn from ~3.2 MB to ~1.2 MB (load ~20-28). A key's echo is urgent
+ * and never waits for this; a program printing at a reading pace keeps frame_ms.
+ */
+export const FLOOD_BYTES = 64 * 1024;
+export const FLOOD_FRAME_MS = 100;
 
 export class ClientLink {
   private sentView = '';
@@ -34,6 +45,10 @@ export class ClientLink {
   private lastInputAt = 0;
   private needReset = true;
   private waitingDrain = false;
+  /** The visible panes flooded before the last regular frame (FLOOD_BYTES since the one before it). */
+  private flooding = false;
+  /** Bytes the visible panes had read at the last regular frame, by pane. */
+  private bytesAt = new Map<string, number>();
   frames = 0;
 
   constructor(
@@ -90,7 +105,8 @@ export class ClientLink {
 
   private scheduleTick(): void {
     if (this.timer) return;
-    this.tickIn(Math.max(0, this.lastFrameAt + this.frameMs() - Date.now()));
+    const gap = this.flooding ? Math.max(this.frameMs(), FLOOD_FRAME_MS) : this.frameMs();
+    this.tickIn(Math.max(0, this.lastFrameAt + gap - Date.now()));
   }
 
   private tickIn(ms: number): void {
@@ -158,10 +174,16 @@ export class ClientLink {
       }
     }
     const visible = new Set<string>();
+    let readBytes = 0;
     for (const pv of view.window.panes) {
       visible.add(pv.id);
       const rt = this.source.pane(pv.id);
       if (!rt) continue;
+      if (!only) {
+        const n = rt.bytesIn ?? 0;
+        readBytes += n - (this.bytesAt.get(pv.id) ?? n);
+        this.bytesAt.set(pv.id, n);
+      }
       if (only && !only.has(pv.id) && !pv.focused) continue;
       const cs = this.copy.get(pv.id);
       const copied = cs ? renderCopy(rt.screen, cs, this.source.copyStyles()) : undefined;
@@ -192,8 +214,10 @@ export class ClientLink {
         frame.mouse = rt.wantsMouse();
       }
     }
+    if (!only) this.flooding = readBytes >= FLOOD_BYTES;
     // Panes no longer visible are forgotten, so they are sent whole when they come back.
     for (const id of this.sentRows.keys()) if (!visible.has(id)) this.sentRows.delete(id);
+    for (const id of this.bytesAt.keys()) if (!visible.has(id)) this.bytesAt.delete(id);
     const cursorJson = JSON.stringify(frame.cursor);
     const copyJson = JSON.stringify(frame.copy);
     if (cursorJson !== this.sentCursor || frame.mouse !== this.sentMouse || copyJson !== this.sentCopy) changed = true;

@@ -79,6 +79,7 @@ export class PaneRuntime {
     // Replies to the program's queries (cursor position, device attributes) go back into the pty.
     this.screen.onReply((data) => pty.write(data));
     pty.onData((chunk) => {
+      this.bytesIn += chunk.length;
       this.feed.push(chunk);
       if (this.feed.queued > HIGH) pty.pause();
     });
@@ -115,6 +116,9 @@ export class PaneRuntime {
     this.feed.push(`\x1b[0m\r\n\x1b[2m[${how} — press Enter to close this pane]\x1b[0m`);
     this.feed.then(() => this.o.onExit(e));
   }
+
+  /** Bytes read from the pty so far (a client's frame clock tells a flood by how fast this grows: client-link.ts). */
+  bytesIn = 0;
 
   get size(): { cols: number; rows: number } {
     return { cols: this.cols, rows: this.rows };
