@@ -32,6 +32,7 @@ import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
 import { machines } from './sections/machines.js';
 import { micro } from './sections/micro.js';
+import { nested } from './sections/nested.js';
 import { platform } from './sections/platform.js';
 import { restore } from './sections/restore.js';
 import { throughput } from './sections/throughput.js';
@@ -42,6 +43,7 @@ const REPO = resolve(BENCH, '..');
 
 const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['throughput', throughput],
+  ['nested', nested],
   ['echo', echo],
   ['exit', exit],
   ['flood', flood],
