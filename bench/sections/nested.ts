@@ -138,7 +138,8 @@ export async function nested(b: BenchEnv): Promise<SectionResult> {
   const runs: NestedRun[] = [];
   const setups: Setup[] = [];
   try {
-    setups.push(await castellanSetup(b), await tmuxSetup(b));
+    setups.push(await castellanSetup(b));
+    setups.push(await tmuxSetup(b));
     await sleep(1000);
     for (let i = 0; i < b.opts.runs; i++) {
       const order = i % 2 === 0 ? setups : [...setups].reverse();
