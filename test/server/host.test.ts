@@ -207,6 +207,8 @@ test('the host door refuses hostile requests and starts nothing', { timeout: 90_
     ['too big', Buffer.concat([Buffer.from('{"id":4,"method":"ping","params":"'), Buffer.alloc(1_100_000, 0x61)]), /limit_exceeded/],
   ];
   for (const [what, bytes, want] of cases) assert.match(await doorRequest(door, bytes), want, what);
+  // Too slow: half a request, then nothing; the door answers and closes after its deadline (5 s) instead of waiting on.
+  assert.match(await doorRequest(door, start({ session: 'slow' }).slice(0, 40)), /timeout/);
   const live = JSON.parse(await cli(e, ['ls', '--json'])) as Array<{ session: string; running: boolean }>;
   assert.deepEqual(live.filter((r) => r.running).map((r) => r.session), ['h1'], 'nothing was started');
   assert.ok(!existsSync(join(e.root, 'evil.sock')) && !existsSync(join(e.home, '.config', 'evil.sock')));
