@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { VERSION } from '../../version.js';
 
-/** Two levels above src/server/host and dist/server/host would be three: this file is in <root>/{src,dist}/server/host/. */
+/** The package root: this file is <root>/{src,dist}/server/host/build.{ts,js} (the CLI bundle keeps each module's own URL). */
 const ROOT = fileURLToPath(new URL('../../../', import.meta.url));
 /** Files a build rewrites (tsc and the bundlers), and the source when running from it. */
 const STAMPED = ['dist/cli/main.cjs', 'dist/server/main.js', 'dist/server/session.js', 'src/server/main.ts', 'src/server/session.ts'];
