@@ -35,6 +35,7 @@ import { micro } from './sections/micro.js';
 import { nested } from './sections/nested.js';
 import { platform } from './sections/platform.js';
 import { restore } from './sections/restore.js';
+import { sessions } from './sections/sessions.js';
 import { throughput } from './sections/throughput.js';
 import { web } from './sections/web.js';
 
@@ -54,6 +55,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['restore', restore],
   ['cli', cli],
   ['footprint', footprint],
+  ['sessions', sessions],
   ['platform', platform],
   ['machines', machines],
   ['web', web],

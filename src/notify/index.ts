@@ -20,6 +20,8 @@ export interface NotifyHost {
   watched(): Set<string>;
   subscribe(cb: (e: StampedEvent) => void): () => void;
   session: string;
+  /** The session's environment (a server hosting several sessions has one process.env for all: src/server/host.ts). */
+  env?: NodeJS.ProcessEnv;
   log(msg: string): void;
   /** Tests: a fake clock. */
   setTimer?: (fn: () => void, ms: number) => NodeJS.Timeout;
@@ -104,7 +106,7 @@ export class Notifier {
       return;
     }
     this.running++;
-    const env: NodeJS.ProcessEnv = { ...process.env };
+    const env: NodeJS.ProcessEnv = { ...(this.h.env ?? process.env) };
     for (const [k, v] of Object.entries(n)) env[`CASTELLAN_NOTIFY_${k.toUpperCase()}`] = String(v);
     let child;
     try {

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import type { Paths } from '../platform/paths.js';
 import { serverNodeFlags } from './node-flags.js';
 import { probePath } from './socket-bind.js';
+import { joinHost } from './host/index.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
 
@@ -17,6 +18,8 @@ const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
  */
 export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number; rows?: number; command?: string[]; timeoutMs?: number; restore?: boolean; until?: 'answering' | 'published' }): Promise<void> {
   mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
+  // A server of this build runs for this user already: the session starts inside it, no new process (src/server/host).
+  if (await joinHost(paths, o)) return;
   const logFd = openSync(paths.serverLog, 'a', 0o600);
   // The session travels in CASTELLAN_SESSION next to CASTELLAN_SOCKET: a --session flag would re-derive (and so lose) a custom socket.
   const args = [...serverNodeFlags(process.env), BIN, 'server', 'start', '--foreground'];

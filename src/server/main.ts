@@ -1,14 +1,16 @@
-// Runs a castellan server in this process: session + claimed socket, logging, clean shutdown.
+// Runs a castellan server in this process: session + claimed socket, logging, clean shutdown. A process may host more
+// sessions after its first (src/server/host: `castellan new -s B` asks a running server of the same build to start B).
 import { appendFileSync, mkdirSync } from 'node:fs';
 import type { Paths } from '../platform/paths.js';
-import { startReaper } from './reaper.js';
 import { loadSnapshot, pruneAside, setAsideSnapshot } from '../restore/index.js';
 import { ServerSession } from './session.js';
 import { bindSocket, type BoundSocket } from './socket-bind.js';
 import { serve } from './socket-server.js';
-import { startYoungGenShrink } from './young-gen-shrink.js';
 import { openHookDoor } from '../hookdoor/index.js';
 import { startNotify } from '../notify/index.js';
+import { hostProcess, openHostDoor } from './host/index.js';
+import { startReaper } from './reaper.js';
+import { startYoungGenShrink } from './young-gen-shrink.js';
 
 export interface RunServerOpts {
   paths: Paths;
@@ -23,10 +25,23 @@ export interface RunServerOpts {
   onReady?(): void;
   /** The socket, already claimed by the caller (`server start` claims it before loading the server, so a losing starter exits at once). */
   bound?: BoundSocket;
+  /** The session's environment (its panes', its shell's, its notify command's): process.env for the process's first session. */
+  env?: NodeJS.ProcessEnv;
+  /** The host door `server start` claimed before loading the server (host/claim.ts). */
+  hostDoor?: Promise<BoundSocket | undefined>;
 }
 
 export async function runServer(o: RunServerOpts): Promise<void> {
+  await startSession(o);
+  // The first session's process takes other sessions of this build in (CASTELLAN_HOST=0: it does not).
+  void openHostDoor({ stateDir: o.paths.stateDir, env: process.env, log: hostProcess.log, start: (s) => startSession(s), claimed: o.hostDoor });
+  o.onReady?.();
+}
+
+/** Starts one session in this process: its own socket, log, snapshot, config, hook door, notify and web view. */
+export async function startSession(o: RunServerOpts): Promise<void> {
   const { paths } = o;
+  const env = o.env ?? process.env;
   mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   const log = (msg: string) => {
     try {
@@ -38,8 +53,11 @@ export async function runServer(o: RunServerOpts): Promise<void> {
   // Exactly one of several starters gets the socket; the rest get a SocketClaimError (see socket-bind.ts).
   const bound = o.bound ?? (await bindSocket(paths.socket));
   let exiting = false;
-  // Before the first pane: it ends the panes if this process dies without doing it.
-  startReaper(log);
+  // Reaper, heap tuning and signal handlers: once per process, before the first pane (host/process.ts).
+  hostProcess.install(log, (hostLog) => {
+    startReaper(hostLog);
+    startYoungGenShrink();
+  });
   const choice = o.command?.length ? false : o.restore;
   pruneAside(paths);
   // A start that does not restore would write over the snapshot: it is set aside first, kept a day (session restore).
@@ -50,7 +68,7 @@ export async function runServer(o: RunServerOpts): Promise<void> {
     restore,
     paths,
     cwd: o.cwd,
-    env: process.env,
+    env,
     version: o.version,
     cols: o.cols,
     rows: o.rows,
@@ -65,11 +83,11 @@ export async function runServer(o: RunServerOpts): Promise<void> {
       void door.then((d) => d?.close());
       void session.web.stop();
       notify.dispose();
-      // Exit once every pane program is gone (bounded by terminate.ts STOP_STEPS), giving queued "exit" messages a moment too.
-      const exit = () => setTimeout(() => process.exit(0), 100).unref();
-      void panesEnded.then(exit, exit);
+      // The process exits once its last session has ended and every pane program is gone (host/process.ts).
+      hostProcess.ended(paths.session, panesEnded);
     },
   });
+  hostProcess.add(paths.session, { log, save: () => session.snapshots?.save() ?? Promise.resolve(), shutdown: (why) => session.shutdown(why) });
   // The server is loaded and its session built: the socket goes to its path now, and connections wait (paused) until serve().
   bound.publish();
   serve(bound, session, log);
@@ -86,16 +104,8 @@ export async function runServer(o: RunServerOpts): Promise<void> {
       return () => void session.internalListeners.delete(cb);
     },
     session: paths.session,
+    env,
     log,
   });
-  startYoungGenShrink();
-  log(`listening on ${paths.socket} (session ${paths.session}, cwd ${o.cwd})`);
-  // A polite stop keeps the session as it is now; kill -9 keeps the last snapshot written (at most a few seconds old).
-  process.on('SIGTERM', () => void (session.snapshots?.save() ?? Promise.resolve()).finally(() => session.shutdown('SIGTERM')));
-  process.on('SIGINT', () => session.shutdown('SIGINT'));
-  process.on('SIGHUP', () => log('SIGHUP ignored (server keeps running)'));
-  // One misbehaving pane or client must not take every other pane down with the server.
-  process.on('uncaughtException', (err) => log(`uncaught: ${err.stack ?? err}`));
-  process.on('unhandledRejection', (err) => log(`unhandled rejection: ${(err as Error)?.stack ?? err}`));
-  o.onReady?.();
+  log(`listening on ${paths.socket} (session ${paths.session}, cwd ${o.cwd}${hostProcess.size > 1 ? `, hosted with ${hostProcess.names().filter((n) => n !== paths.session).join(', ')}` : ''})`);
 }

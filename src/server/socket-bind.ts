@@ -224,9 +224,12 @@ async function listenOnTemp(server: net.Server, path: string): Promise<string> {
     if (st && !st.isSocket()) continue;
     // Our pid's name space: a socket here is an earlier, dead process with our pid, or an earlier bind of ours that was released.
     if (st) unlinkSync(temp);
+    // The mask is the process's: it is put back as soon as listen() has bound (synchronously, for a path), not after
+    // an await, so nothing else of the process (another session's pane spawned meanwhile, a mkdir) runs under it.
     const oldMask = process.umask(0o177);
+    let listening: Promise<void>;
     try {
-      await new Promise<void>((resolve, reject) => {
+      listening = new Promise<void>((resolve, reject) => {
         server.once('error', reject);
         server.listen(temp, () => {
           server.off('error', reject);
@@ -236,6 +239,7 @@ async function listenOnTemp(server: net.Server, path: string): Promise<string> {
     } finally {
       process.umask(oldMask);
     }
+    await listening;
     chmodSync(temp, 0o600);
     return temp;
   }

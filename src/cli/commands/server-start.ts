@@ -60,18 +60,25 @@ export default defineCommand({
         }
         sayPublished();
       }
+      // Sessions started from now on (`new -d -s B` right after this one) wait, queued, to start in this process.
+      const { claimHostDoor } = await import('../../server/host/index.js');
+      const hostDoor = claimHostDoor(ctx.paths.stateDir, process.env);
+      let claimed: Awaited<typeof hostDoor>;
+      void hostDoor.then((d) => (claimed = d));
       // Stopped while the server is still loading: leave no socket behind.
       const early = () => {
         bound.release();
+        claimed?.release();
         process.exit(1);
       };
       process.once('SIGTERM', early).once('SIGINT', early);
       try {
         const { runServer } = await import('../../server/main.js');
-        await runServer({ paths: ctx.paths, cwd: ctx.cwd, version: ctx.version, cols, rows, command: rest.length ? rest : undefined, restore, bound });
+        await runServer({ paths: ctx.paths, cwd: ctx.cwd, version: ctx.version, cols, rows, command: rest.length ? rest : undefined, restore, bound, hostDoor });
       } catch (e) {
         bound.release();
         bound.server.close();
+        void hostDoor.then((d) => (d?.release(), d?.server.close()));
         throw e;
       } finally {
         process.off('SIGTERM', early).off('SIGINT', early);
