@@ -11,6 +11,7 @@ import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { gunzipSync } from 'node:zlib';
 import { createDetector } from '../../src/detect/detector.js';
+import { evaluate } from '../../src/detect/engine.js';
 import { loadRules, ruleSetFor } from '../../src/detect/rules.js';
 import { foregroundPgid, readPaneProcesses } from '../../src/platform/proc/index.js';
 import { Screen } from '../../src/server/screen.js';
@@ -83,4 +84,39 @@ export function identifyCost(pid: number, n = 20): { fgUs: number; treeUs: numbe
     tree.push((performance.now() - t) * 1000);
   }
   return { fgUs: median(fg), treeUs: median(tree), treeProcesses: count };
+}
+
+/**
+ * When the fake agent's screen first shows a state after the key that starts it (ms): the working stretch as
+ * fake-agent.mjs plays it (from its first frame) and the turn's end. Badge latency is held to the moment the screen
+ * shows the state (as test/detect/stream-replay.test.ts holds the recordings), not to the key: an agent that takes
+ * 500 ms to draw its prompt back is not the badge's lag.
+ */
+export async function drawnOffsets(agent: string, cols = 99, rows = 24): Promise<{ working: number; rest: number }> {
+  const url = new URL(`../../test/fixtures/streams/${agent}.jsonl.gz`, import.meta.url);
+  const [, ...recs] = gunzipSync(readFileSync(fileURLToPath(url))).toString('utf8').trim().split('\n').map((l) => JSON.parse(l)) as Array<{ t: number; o?: string; mark?: { step: string; transition: string } }>;
+  const mark = (step: string, tr: string) => recs.find((r) => r.mark?.step === step && r.mark.transition === tr)?.t ?? 0;
+  const from = mark('longtool', 'approve→working'), to = mark('longtool', 'tool answer→rest');
+  const set = ruleSetFor(loadRules({ userDir: '/nonexistent/castellan-bench' }), agent);
+  const screen = new Screen({ cols, rows, scrollback: 1000 });
+  const out = { working: NaN, rest: NaN };
+  let lead: number | undefined;
+  try {
+    for (const r of recs) {
+      if (r.o === undefined) continue;
+      await new Promise<void>((res) => screen.write(r.o!, res));
+      if (r.t < from) continue;
+      const st = evaluate(set, screen.snapshot())?.state;
+      if (r.t < to) {
+        lead ??= r.t;
+        if (Number.isNaN(out.working) && st === 'working') out.working = r.t - lead;
+      } else if (st === 'idle' || st === 'done') {
+        out.rest = r.t - to;
+        break;
+      }
+    }
+  } finally {
+    screen.dispose();
+  }
+  return out;
 }

@@ -94,6 +94,9 @@ function bridge(b: BenchEnv, s: CastellanServer, pane: string, event: string, pa
  * UserPromptSubmit / Stop beside the screen, as Claude's hooks do.
  */
 export async function badgeLatency(b: BenchEnv, h: Herd & { s: CastellanServer }, pane: string, mode: 'screen' | 'hooks', turns: number): Promise<BadgeRun> {
+  // A hook report outranks the screen until the pane is reset: a screen-only run starts from a reset pane.
+  if (mode === 'screen') await h.s.api.request('pane.reset_agent', { pane_id: pane });
+  await sleep(1000);
   const sub = await h.s.subscribe(['pane_agent_status_changed']);
   const payloads = claudePayloads();
   const out: BadgeRun = { mode, working: [], rest: [], timeouts: 0, serverWaitPct: NaN, serverPct: NaN };
