@@ -7,6 +7,7 @@
 //            --cpu-prof (castellan server/client write .cpuprofile files to bench/data/prof/)
 //            --nice N (run the bench and everything it starts at niceness N, e.g. -10 on a shared, busy machine)
 //            --no-snapshot (run the repo's dist/ directly instead of a copy) --out FILE
+//   npm run bench -- --scale [--soak-hours 8]        # issue 34's rows at 64 panes (+ the simulated day, alone: --soak-hours 8); not in a full run
 //   node --import tsx bench/run.ts --readme          # rewrite the README's speed table from bench/results/latest.json (runs nothing)
 //
 // Prints every row (castellan and tmux side by side, ratio, target, met), then the headline rows (issue 14's table),
@@ -35,6 +36,7 @@ import { micro } from './sections/micro.js';
 import { nested } from './sections/nested.js';
 import { platform } from './sections/platform.js';
 import { restore } from './sections/restore.js';
+import { scale, soak } from './sections/scale.js';
 import { sessions } from './sections/sessions.js';
 import { throughput } from './sections/throughput.js';
 import { web } from './sections/web.js';
@@ -59,7 +61,11 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['platform', platform],
   ['machines', machines],
   ['web', web],
+  ['scale', scale],
+  ['soak', soak],
 ];
+/** Sections a full run leaves out (several minutes each): run them by name, or with their flag (--scale). */
+const OPT_IN = new Set(['scale', 'soak']);
 const ALIASES: Record<string, string[]> = { frame: ['flood', 'micro'], mem: ['memory'], latency: ['echo', 'exit'], cpu: ['flood', 'idle'], lean: ['footprint'] };
 
 function parseOptions(argv: string[]): Options {
@@ -88,6 +94,11 @@ function parseOptions(argv: string[]): Options {
       return v;
     };
     if (a === '--quick') continue;
+    else if (a === '--scale') o.only = new Set([...(o.only ?? []), 'scale']);
+    else if (a === '--soak-hours') {
+      o.soakHours = num();
+      o.only = new Set([...(o.only ?? []), 'soak']);
+    }
     else if (a === '--only') {
       const names = (argv[++i] ?? '').split(',').map((s) => s.trim()).filter(Boolean).flatMap((n) => ALIASES[n] ?? [n]);
       for (const n of names) if (!SECTIONS.some(([s]) => s === n)) throw new Error(`unknown section "${n}" (sections: ${SECTIONS.map(([s]) => s).join(', ')}; aliases: ${Object.keys(ALIASES).join(', ')})`);
@@ -111,7 +122,7 @@ function parseOptions(argv: string[]): Options {
     else if (a === '-h' || a === '--help') {
       process.stdout.write(
         'usage: node --import tsx bench/run.ts [--quick] [--only ' + SECTIONS.map(([s]) => s).join(',') + '] [--runs N] [--samples N]\n' +
-          '       [--idle-seconds S] [--flood-seconds S] [--flood-rate MB/s] [--file-mb N] [--cpu-prof] [--nice N] [--no-snapshot] [--out FILE]\n',
+          '       [--scale [--soak-hours H]] [--idle-seconds S] [--flood-seconds S] [--flood-rate MB/s] [--file-mb N] [--cpu-prof] [--nice N] [--no-snapshot] [--out FILE]\n',
       );
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
@@ -192,7 +203,7 @@ async function main(): Promise<number> {
   const errors: Record<string, string> = {};
   try {
     for (const [name, fn] of SECTIONS) {
-      if (opts.only && !opts.only.has(name)) continue;
+      if (opts.only ? !opts.only.has(name) : OPT_IN.has(name)) continue;
       const t0 = Date.now();
       const load0 = loadavg()[0];
       const own0 = process.cpuUsage();

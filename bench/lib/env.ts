@@ -17,6 +17,8 @@ export interface Options {
   nice: number | undefined;
   snapshot: boolean;
   out: string;
+  /** The scale section's simulated day, in hours (0 or absent: none). */
+  soakHours?: number;
   /** Only rewrite the README's speed table from the results file. */
   readme: boolean;
 }

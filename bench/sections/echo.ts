@@ -29,7 +29,7 @@ export interface EchoStats {
   clientCpuPct: number;
 }
 
-async function typeKeys(b: BenchEnv, client: TermClient, pids: { server: number; client: number }): Promise<EchoStats> {
+export async function typeKeys(b: BenchEnv, client: TermClient, pids: { server: number; client: number }): Promise<EchoStats> {
   const rnd = prng(7);
   let code = 0x4e00;
   const nextChar = () => {

@@ -1,12 +1,23 @@
-// ping: is the server alive, which version and protocol does it speak.
+// ping: is the server alive, which version and protocol does it speak (and, asked, what it holds: a soak's counters).
 import { z } from 'zod';
 import { defineMethod } from '../define-method.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 
+/** What the server process holds now: leak counters for soaks and `castellan` debugging (cheap: no heap walk). */
+function resources() {
+  const handles: Record<string, number> = {};
+  for (const r of process.getActiveResourcesInfo()) handles[r] = (handles[r] ?? 0) + 1;
+  let listeners = 0;
+  for (const e of process.eventNames()) listeners += process.listenerCount(e);
+  const m = process.memoryUsage();
+  return { rss: m.rss, heap_used: m.heapUsed, external: m.external, handles, handles_total: Object.values(handles).reduce((a, b) => a + b, 0), process_listeners: listeners };
+}
+
 export default defineMethod({
   name: 'ping',
-  description: 'Check the server is alive; returns its version, protocol, session name, pid, uptime, and how many clients, event subscribers (waits included) and panes it has.',
-  params: z.object({}).strict().optional(),
+  description:
+    'Check the server is alive; returns its version, protocol, session name, pid, uptime, and how many clients, event subscribers (waits included) and panes it has. `resources: true` adds what the process holds: memory (bytes), active handles and timers by kind (`process.getActiveResourcesInfo`) and listeners on `process`, the counters a soak test watches for leaks.',
+  params: z.object({ resources: z.boolean().optional() }).strict().optional(),
   result: z.object({
     pong: z.literal(true),
     version: z.string(),
@@ -18,8 +29,11 @@ export default defineMethod({
     clients: z.number(),
     subscribers: z.number(),
     panes: z.number(),
+    resources: z
+      .object({ rss: z.number(), heap_used: z.number(), external: z.number(), handles: z.record(z.string(), z.number()), handles_total: z.number(), process_listeners: z.number() })
+      .optional(),
   }),
-  handler: ({ session }) => ({
+  handler: ({ session }, p) => ({
     pong: true as const,
     version: session.version,
     protocol: PROTOCOL_VERSION,
@@ -28,5 +42,6 @@ export default defineMethod({
     uptime_ms: Date.now() - session.startedAt,
     socket: session.socketPath,
     ...session.stats(),
+    ...(p?.resources ? { resources: resources() } : {}),
   }),
 });
