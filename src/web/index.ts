@@ -2,7 +2,8 @@
 import type { WebServer } from './server.js';
 import type { WebHost, WebSettings } from './types.js';
 
-export type { PaneScreen, WebHost, WebSettings, WebStatus } from './types.js';
+export type { PaneScreen, Peer, PeerClient, WebHost, WebSettings, WebStatus } from './types.js';
+export { forgetSessions } from './pairing.js';
 export type { WebServer } from './server.js';
 
 /** Starts the page's server (ws and the page's code load only now: a server never asked for a page pays nothing). */
