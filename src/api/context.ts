@@ -73,7 +73,7 @@ export interface WebApi {
   /** Streams a pane to another server's page: the first screen, then frames through `push` (false: the peer is slow). */
   view(pane: string, push: (msg: unknown) => boolean): Promise<{ first: unknown; stop: () => void }>;
   /** An action from another server's page, carried out and audited here. */
-  act(p: { browser_session: string; remote: string; via: string } & import('../web/act.js').Action): Promise<void>;
+  act(p: { browser_session: string; remote: string; via: string } & import('../web/index.js').Action): Promise<void>;
 }
 
 export interface WebStartOptions {

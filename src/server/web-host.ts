@@ -6,7 +6,7 @@ import { appendAudit } from '../hooks/audit.js';
 import type { StampedEvent } from '../core/events.js';
 import type { State } from '../core/types.js';
 import type { Config } from '../config/schema.js';
-import { forgetSessions, startWeb, type Peer, type WebHost, type WebServer, type WebSettings, type WebStatus } from '../web/index.js';
+import { carryOut, feedPane, forgetSessions, herdOf, startWeb, type Action, type Peer, type WebHost, type WebServer, type WebSettings, type WebStatus } from '../web/index.js';
 import { sessionOfSocket, socketFor, type Paths } from '../platform/paths.js';
 import { RpcClient } from '../platform/rpc-client.js';
 import type { PaneRuntime } from './pane-runtime.js';
@@ -126,18 +126,16 @@ export class WebControl {
 
   /** The herd's rows of this session, for another server's page (web.herd). */
   async herd(): Promise<{ session: string; rows: unknown[] }> {
-    const { herdRows } = await import('../web/herd.js');
-    return { session: this.side().session, rows: herdRows(this.side().state()) };
+    return { session: this.side().session, rows: await herdOf(this.side().state()) };
   }
 
   /** Streams a pane to another server's page (web.view): the first screen now, frames through `push`; returns the stop. */
   async view(pane: string, push: (msg: unknown) => boolean): Promise<{ first: unknown; stop: () => void }> {
-    const { PaneFeed } = await import('../web/feed.js');
     const screen = this.host().screen(pane);
     if (!screen) throw new Error(`no pane ${pane}`);
     let first: unknown;
     let slow = false;
-    const feed = new PaneFeed(screen, pane, {
+    const stopFeed = await feedPane(screen, pane, {
       send: (m) => {
         if (first === undefined) first = m;
         else slow = !push(m);
@@ -149,7 +147,6 @@ export class WebControl {
         return was;
       },
     });
-    feed.start();
     this.viewed.set(pane, (this.viewed.get(pane) ?? 0) + 1);
     let stopped = false;
     return {
@@ -157,7 +154,7 @@ export class WebControl {
       stop: () => {
         if (stopped) return;
         stopped = true;
-        feed.stop();
+        stopFeed();
         const n = (this.viewed.get(pane) ?? 1) - 1;
         if (n > 0) this.viewed.set(pane, n);
         else this.viewed.delete(pane);
@@ -166,11 +163,10 @@ export class WebControl {
   }
 
   /** An action from another server's page on a pane of this session: carried out and audited here. */
-  async act(p: { browser_session: string; remote: string; via: string } & import('../web/act.js').Action): Promise<void> {
-    const { act } = await import('../web/act.js');
+  async act(p: { browser_session: string; remote: string; via: string } & Action): Promise<void> {
     const { browser_session, remote, via, ...action } = p;
     const host = this.host();
-    await act(host, { browser_session, remote, via }, action as import('../web/act.js').Action, (e) => host.log(`web: ${e.message}`));
+    await carryOut(host, { browser_session, remote, via }, action as Action, (e) => host.log(`web: ${e.message}`));
   }
 
   private host(): WebHost {
