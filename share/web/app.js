@@ -283,15 +283,18 @@
     } else if (m.t === 'screen') onScreen(m);
     else if (m.t === 'frame') {
       if (m.pane !== openPane || !term) return;
-      // Scrolled: line feeds at the bottom row move the top rows into the page's own history.
-      if (m.scroll) term.write('\x1b[0m\x1b[' + term.rows + ';1H' + '\n'.repeat(Math.min(m.scroll, term.rows)));
-      // A burst of more than a screen: the lines between the old screen and the new one, into the history in order
-      // (written from the top of the cleared screen, then scrolled off it).
-      if (m.above && m.above.length) {
-        let out = '\x1b[1;1H';
+      const n = term.rows;
+      if (m.scroll && m.above && m.scroll >= n) {
+        // A burst of a screen or more: the lines that left the screen go into the history in order, written from the
+        // top of a cleared screen and scrolled off it; the new screen is painted after.
+        let out = '\x1b[0m\x1b[H\x1b[J';
         for (const l of m.above) out += '\x1b[2K' + l + '\x1b[0m\r\n';
-        out += '\x1b[' + term.rows + ';1H' + '\n'.repeat(Math.min(m.above.length, term.rows - 1)) + '\x1b[1;1H\x1b[J';
-        term.write(out);
+        term.write(out + '\x1b[' + n + ';1H' + '\n'.repeat(Math.min(m.above.length, n - 1)) + '\x1b[H\x1b[J');
+      } else if (m.scroll) {
+        // Scrolled: the top rows as they left the screen, then line feeds at the bottom row move them into the history.
+        let out = '\x1b[0m';
+        if (m.above) m.above.forEach((l, i) => (out += '\x1b[' + (i + 1) + ';1H\x1b[2K' + l + '\x1b[0m'));
+        term.write(out + '\x1b[' + n + ';1H' + '\n'.repeat(Math.min(m.scroll, n)));
       }
       paint(m.rows, m.cursor);
     } else if (m.t === 'error') toast(m.message);

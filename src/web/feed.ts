@@ -23,7 +23,11 @@ export interface FrameMsg {
   pane: string;
   /** The screen scrolled by this many lines (its top rows go into the page's history). */
   scroll?: number;
-  /** Lines that scrolled through without ever being on a frame (a burst of more than a screen): history, in order. */
+  /**
+   * The lines that left the screen since the last frame, as the server's history has them, oldest first: with a
+   * scroll under a screen they are the page's top rows (corrected, then scrolled off); with a whole screen or more
+   * (a burst) they replace the page's old screen in its history.
+   */
   above?: string[];
   rows: Record<number, string>;
   cursor: { x: number; y: number; visible: boolean };
@@ -84,18 +88,22 @@ export class PaneFeed {
     const top = s.top?.();
     let k: number;
     let above: string[] | undefined;
+    let base: string[];
     if (top !== undefined && this.top !== undefined && top >= this.top) {
-      // The normal screen says exactly how far it scrolled. More than a screen: the lines between the old screen and
-      // the new one never were on a frame; they go to the page's history from the server's own (src/history).
+      // The normal screen says exactly how far it scrolled, and the lines that left it are in its history as they were
+      // when they left (a row the page had blank may have been written since): they go along, so the page's history
+      // gets them right. More than a screen: the page's old screen is replaced by them, not scrolled into its history.
       const n = top - this.top;
       k = Math.min(n, rows.length);
-      if (n > rows.length && s.range) above = s.range(Math.max(this.top + rows.length, top - HISTORY_LINES), top);
+      above = n > 0 && s.range ? s.range(Math.max(this.top, top - HISTORY_LINES), top) : undefined;
+      if (above && n < rows.length && above.length !== n) above = undefined;
+      base = n >= rows.length ? Array<string>(rows.length).fill('') : [...this.sent.slice(k), ...Array<string>(k).fill('')];
     } else {
       // The alternate screen (no history) or a screen that cannot say: guess from the rows.
       k = scrolledBy(this.sent, rows);
+      base = k ? [...this.sent.slice(k), ...Array<string>(k).fill('')] : this.sent;
     }
     this.top = top;
-    const base = k ? [...this.sent.slice(k), ...Array<string>(k).fill('')] : this.sent;
     const changed: Record<number, string> = {};
     for (let i = 0; i < rows.length; i++) if (rows[i] !== base[i]) changed[i] = rows[i];
     this.sent = rows.slice();

@@ -54,6 +54,11 @@ test('phone: every session in one page; the second session\'s agent answered the
   const pageErrors: string[] = [];
   page.on('pageerror', (e) => pageErrors.push(e.message));
   t.after(() => assert.deepEqual(pageErrors, [], 'no errors in the page'));
+  const frames: string[] = [];
+  page.on('websocket', (w) => w.on('framereceived', (f) => {
+    const m = JSON.parse(String(f.payload)) as Record<string, unknown>;
+    if (m.t === 'frame' || m.t === 'screen') frames.push(JSON.stringify({ t: m.t, scroll: m.scroll, above: Array.isArray(m.above) ? [m.above.length, m.above[0], m.above.at(-1)] : undefined, rows: m.rows && typeof m.rows === 'object' ? Object.keys(m.rows as object).length : undefined, h: Array.isArray(m.history) ? m.history.length : undefined }));
+  }));
   await page.goto(url);
 
   // Both sessions' panes, the other's named with its session.
@@ -75,6 +80,25 @@ test('phone: every session in one page; the second session\'s agent answered the
   await page.keyboard.press('Enter');
   await waitFor(async () => (await readPane(second, 'w1:p1')).some((l) => l === 'typed-into-second'), { timeoutMs: 10_000, message: 'typed into the second session' });
   assert.ok(!(await readPane(env, 'w1:p1')).some((l) => l.includes('typed-into-second')), 'nothing typed into the serving session');
+  // A burst of many screens between two frames reaches the page's history whole and in order (from the server's history).
+  await second.call('pane.send_text', { pane_id: 'w1:p1', text: 'seq -f burst%g 1 300', enter: true });
+  await page.waitForFunction(() => {
+    const b = (window as unknown as { castellanTerm: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).castellanTerm.buffer.active;
+    const got: string[] = [];
+    for (let i = 0; i < b.length; i++) {
+      const l = b.getLine(i)?.translateToString(true) ?? '';
+      if (/^burst\d+$/.test(l)) got.push(l);
+    }
+    return got.length === 300 && got.every((l, i) => l === `burst${i + 1}`);
+  }, undefined, { timeout: 10_000 }).catch(async (e: Error) => {
+    const lines = await page.evaluate(() => {
+      const b = (window as unknown as { castellanTerm: { buffer: { active: { length: number; getLine(i: number): { translateToString(trim: boolean): string } | undefined } } } }).castellanTerm.buffer.active;
+      const out: string[] = [];
+      for (let i = 0; i < b.length; i++) out.push(b.getLine(i)?.translateToString(true) ?? '');
+      return out;
+    });
+    throw new Error(`${e.message}: frames ${frames.join('\n')} the page has ${JSON.stringify(lines.filter((l) => l !== ''))}`);
+  });
   await page.click('#back');
 
   // The second session's agent blocks; one tap answers it there.
