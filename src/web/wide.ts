@@ -12,6 +12,8 @@ export const DISCOVER_MS = 5000;
 export const HERD_TIMEOUT_MS = 3000;
 /** Events of a burst are answered with one herd request this long after the first. */
 const COALESCE_MS = 30;
+/** A session that stopped keeps its dimmed cards this long. */
+export const GONE_MS = 60_000;
 const MAX_PEERS = 64;
 const MAX_ROWS_PER_PEER = 500;
 
@@ -35,6 +37,8 @@ interface Link {
   at?: number;
   timer?: NodeJS.Timeout;
   gone?: boolean;
+  /** When discovery first did not find it any more. */
+  missing?: number;
 }
 
 const short = (e: unknown): string => String((e as Error)?.message ?? e).replace(/[\u0000-\u001f\u007f-\u009f]/g, ' ').slice(0, 200);
@@ -122,8 +126,16 @@ export class Wide {
         if (!l.client && !l.connecting) l.connecting = this.connect(l).finally(() => (l!.connecting = undefined));
       }
       let dropped = false;
+      const now = Date.now();
       for (const [key, l] of this.links) {
-        if (keys.has(key)) continue;
+        if (keys.has(key)) {
+          l.missing = undefined;
+          continue;
+        }
+        // A session whose socket went away (stopped, killed) stays a while, dimmed, as its last rows; a machine taken
+        // out of the profiles goes at once.
+        l.missing ??= now;
+        if (!l.peer.machine && (l.ok || now - l.missing < GONE_MS)) continue;
         this.drop(l);
         this.links.delete(key);
         dropped = true;
