@@ -11,6 +11,8 @@
   let ws = null;
   let hello = null;
   let rows = [];
+  /** Other sessions and machines, and whether each answered lately. */
+  let sources = [];
   let skew = 0;
   let openPane = null;
   let term = null;
@@ -85,8 +87,13 @@
     }
   }
 
+  function lastSeen(r) {
+    const s = sources.find((x) => x.session === r.session && (x.machine || '') === (r.machine || ''));
+    return s && s.at ? s.at : r.since;
+  }
+
   function card(r) {
-    const c = el('article', 'card ' + r.state + (r.exited ? ' exited' : ''));
+    const c = el('article', 'card ' + r.state + (r.exited ? ' exited' : '') + (r.stale ? ' stale' : ''));
     c.dataset.pane = r.pane;
     c.dataset.state = r.state;
     const top = el('div', 'top');
@@ -94,7 +101,8 @@
     top.onclick = () => open(r.pane);
     c.append(top);
     if (r.message) c.append(el('p', 'msg', r.message));
-    actions(r, c);
+    if (r.stale) c.append(el('p', 'msg stale-note', 'not answering: last seen ' + ago(lastSeen(r)) + ' ago'));
+    else actions(r, c);
     return c;
   }
 
@@ -119,6 +127,8 @@
   function drawHerdNow() {
     const main = $('herd');
     main.replaceChildren();
+    const lost = sources.filter((s) => !s.ok);
+    if (lost.length) main.append(el('p', 'sources', lost.map((s) => (s.machine ? s.machine + ':' : '') + s.session + ' not answering' + (s.error ? ' (' + s.error + ')' : '')).join(' · ')));
     if (asks.size) main.append(el('h2', 'group', 'Questions'), ...[...asks.values()].map(askCard));
     if (!rows.length) {
       main.append(el('p', 'empty', 'No panes.'));
@@ -253,6 +263,7 @@
     } else if (m.t === 'herd') {
       skew = Date.now() - m.now;
       rows = m.rows;
+      sources = m.sources || [];
       notifyChanges();
       drawHerd();
       document.body.dataset.herdAt = String(Date.now());
@@ -272,8 +283,19 @@
     } else if (m.t === 'screen') onScreen(m);
     else if (m.t === 'frame') {
       if (m.pane !== openPane || !term) return;
-      // Scrolled: line feeds at the bottom row move the top rows into the page's own history.
-      if (m.scroll) term.write('\x1b[0m\x1b[' + term.rows + ';1H' + '\n'.repeat(Math.min(m.scroll, term.rows)));
+      const n = term.rows;
+      if (m.scroll && m.above && m.scroll >= n) {
+        // A burst of a screen or more: the lines that left the screen go into the history in order, written from the
+        // top of a cleared screen and scrolled off it; the new screen is painted after.
+        let out = '\x1b[0m\x1b[H\x1b[J';
+        for (const l of m.above) out += '\x1b[2K' + l + '\x1b[0m\r\n';
+        term.write(out + '\x1b[' + n + ';1H' + '\n'.repeat(Math.min(m.above.length, n - 1)) + '\x1b[H\x1b[J');
+      } else if (m.scroll) {
+        // Scrolled: the top rows as they left the screen, then line feeds at the bottom row move them into the history.
+        let out = '\x1b[0m';
+        if (m.above) m.above.forEach((l, i) => (out += '\x1b[' + (i + 1) + ';1H\x1b[2K' + l + '\x1b[0m'));
+        term.write(out + '\x1b[' + n + ';1H' + '\n'.repeat(Math.min(m.scroll, n)));
+      }
       paint(m.rows, m.cursor);
     } else if (m.t === 'error') toast(m.message);
     else if (m.t === 'done') toast(m.action === 'prompt' ? 'sent' : m.action === 'approve' ? 'approved' : 'denied');

@@ -68,6 +68,12 @@ export interface WebApi {
   pair(p: WebStartOptions & { read_only?: boolean }): Promise<{ url: string; expires: number; read_only: boolean }>;
   revoke(): { sessions: number };
   stop(): Promise<{ stopped: boolean }>;
+  /** This session's herd rows, for another server's page. */
+  herd(): Promise<{ session: string; rows: unknown[] }>;
+  /** Streams a pane to another server's page: the first screen, then frames through `push` (false: the peer is slow). */
+  view(pane: string, push: (msg: unknown) => boolean): Promise<{ first: unknown; stop: () => void }>;
+  /** An action from another server's page, carried out and audited here. */
+  act(p: { browser_session: string; remote: string; via: string } & import('../web/index.js').Action): Promise<void>;
 }
 
 export interface WebStartOptions {

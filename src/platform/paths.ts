@@ -66,3 +66,15 @@ export function resolvePaths(opts: { session?: string; env?: NodeJS.ProcessEnv }
     sshProgram: env.CASTELLAN_SSH || 'ssh',
   };
 }
+
+/** A session's socket in a socket directory (the default session's is castellan.sock). */
+export function socketFor(socketDir: string, session: string): string {
+  return join(socketDir, validSession(session) === DEFAULT_SESSION ? 'castellan.sock' : `${session}.sock`);
+}
+
+/** The session a socket file name belongs to, or undefined when it is not one of castellan's. */
+export function sessionOfSocket(file: string): string | undefined {
+  if (file === 'castellan.sock') return DEFAULT_SESSION;
+  const m = /^([A-Za-z0-9_.-]{1,64})\.sock$/.exec(file);
+  return m && m[1] !== '.' && m[1] !== '..' && m[1] !== DEFAULT_SESSION ? m[1] : undefined;
+}

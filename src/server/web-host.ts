@@ -1,10 +1,14 @@
 // The session's side of the web view: starts src/web on request (web.* methods) and gives it the session through WebHost.
+import { lstatSync, readdirSync } from 'node:fs';
+import { join } from 'node:path';
 import type { WebStartOptions } from '../api/context.js';
 import { appendAudit } from '../hooks/audit.js';
 import type { StampedEvent } from '../core/events.js';
 import type { State } from '../core/types.js';
 import type { Config } from '../config/schema.js';
-import { startWeb, type WebHost, type WebServer, type WebSettings, type WebStatus } from '../web/index.js';
+import { carryOut, feedPane, forgetSessions, herdOf, startWeb, type Action, type Peer, type WebHost, type WebServer, type WebSettings, type WebStatus } from '../web/index.js';
+import { sessionOfSocket, socketFor, type Paths } from '../platform/paths.js';
+import { RpcClient } from '../platform/rpc-client.js';
 import type { PaneRuntime } from './pane-runtime.js';
 import type { ServerSession, SessionOptions } from './session.js';
 
@@ -13,6 +17,8 @@ export interface WebSessionSide {
   session: string;
   version: string;
   auditLog: string;
+  paths: Paths;
+  env: NodeJS.ProcessEnv;
   config(): Config;
   state(): State;
   listen(cb: (e: StampedEvent) => void): () => void;
@@ -27,9 +33,16 @@ export interface WebSessionSide {
 
 const sleep = (ms: number) => new Promise<void>((r) => setTimeout(r, ms).unref());
 
+/** A local session's socket has this long to accept a connection. */
+const LOCAL_CONNECT_MS = 1500;
+/** A machine has this long from ssh's start to its bridge's hello (the page shows its last rows, stale, meanwhile). */
+const MACHINE_CONNECT_MS = 10_000;
+
 export class WebControl {
   private web: WebServer | undefined;
   private starting: Promise<WebServer> | undefined;
+  /** Panes of this session another server's page has open (web.view): counted as watched, as this server's own pages. */
+  private readonly viewed = new Map<string, number>();
 
   constructor(private readonly side: () => WebSessionSide) {}
 
@@ -49,7 +62,9 @@ export class WebControl {
 
   /** Panes a page has open (src/notify does not ping about what someone is looking at). */
   watched(): Set<string> {
-    return this.web?.watched() ?? new Set();
+    const w = this.web?.watched() ?? new Set<string>();
+    for (const p of this.viewed.keys()) w.add(p);
+    return w;
   }
 
   async start(p: WebStartOptions = {}): Promise<WebStatus> {
@@ -68,6 +83,7 @@ export class WebControl {
       ...((p.tls_cert ?? c.tls_cert) ? { tlsCert: p.tls_cert ?? c.tls_cert } : {}),
       ...((p.tls_key ?? c.tls_key) ? { tlsKey: p.tls_key ?? c.tls_key } : {}),
       allowRemote: p.allow_remote ?? c.allow_remote,
+      sessionsFile: this.sessionsFile(),
     };
     this.starting ??= startWeb(s, this.host());
     try {
@@ -85,8 +101,10 @@ export class WebControl {
   }
 
   revoke(): { sessions: number } {
-    const n = this.web?.pairing.revoke() ?? 0;
     const side = this.side();
+    const n = this.web?.pairing.revoke() ?? 0;
+    // Not serving: the sessions a restart would bring back are forgotten all the same.
+    if (!this.web) forgetSessions({ file: this.sessionsFile(), log: (m) => side.log(`web: ${m}`) });
     appendAudit(side.auditLog, { kind: 'web', action: 'revoke', sessions: n });
     side.emit({ type: 'web_action', kind: 'web', action: 'revoke', sessions: n });
     return { sessions: n };
@@ -98,6 +116,57 @@ export class WebControl {
     if (!w) return { stopped: false };
     await w.stop();
     return { stopped: true };
+  }
+
+  /** Browser sessions kept across restarts (hashes only): one file per session serving a page. */
+  private sessionsFile(): string {
+    const side = this.side();
+    return join(side.paths.stateDir, `web-sessions-${side.session}.json`);
+  }
+
+  /** The herd's rows of this session, for another server's page (web.herd). */
+  async herd(): Promise<{ session: string; rows: unknown[] }> {
+    return { session: this.side().session, rows: await herdOf(this.side().state()) };
+  }
+
+  /** Streams a pane to another server's page (web.view): the first screen now, frames through `push`; returns the stop. */
+  async view(pane: string, push: (msg: unknown) => boolean): Promise<{ first: unknown; stop: () => void }> {
+    const screen = this.host().screen(pane);
+    if (!screen) throw new Error(`no pane ${pane}`);
+    let first: unknown;
+    let slow = false;
+    const stopFeed = await feedPane(screen, pane, {
+      send: (m) => {
+        if (first === undefined) first = m;
+        else slow = !push(m);
+      },
+      // The connection said it is behind: the next frame waits a period (changes merge into it meanwhile).
+      slow: () => {
+        const was = slow;
+        slow = false;
+        return was;
+      },
+    });
+    this.viewed.set(pane, (this.viewed.get(pane) ?? 0) + 1);
+    let stopped = false;
+    return {
+      first,
+      stop: () => {
+        if (stopped) return;
+        stopped = true;
+        stopFeed();
+        const n = (this.viewed.get(pane) ?? 1) - 1;
+        if (n > 0) this.viewed.set(pane, n);
+        else this.viewed.delete(pane);
+      },
+    };
+  }
+
+  /** An action from another server's page on a pane of this session: carried out and audited here. */
+  async act(p: { browser_session: string; remote: string; via: string } & Action): Promise<void> {
+    const { browser_session, remote, via, ...action } = p;
+    const host = this.host();
+    await carryOut(host, { browser_session, remote, via }, action as Action, (e) => host.log(`web: ${e.message}`));
   }
 
   private host(): WebHost {
@@ -120,6 +189,15 @@ export class WebControl {
             return s.readRange(Math.max(0, n - max), n, true);
           },
           cursor: () => s.cursor(),
+          top: () => {
+            if (s.modes.alternateScreen) return undefined;
+            const v = s.normalLines();
+            return v.first + v.screenTop;
+          },
+          range: (from, to) => {
+            const first = s.normalLines().first;
+            return s.readRange(from - first, to - first, true);
+          },
           onChange: (cb) => s.onWriteParsed(cb),
         };
       },
@@ -145,8 +223,58 @@ export class WebControl {
         side.emit({ type: 'web_action', ...record });
       },
       log: (msg) => side.log(msg),
+      peers: () => findPeers(side),
     };
   }
+}
+
+/**
+ * The other sessions of this machine (their sockets in this user's socket directory: the CLI's own way to them, with
+ * the same trust) and the sessions of the enabled machines in the profiles (through src/machines, over ssh).
+ */
+async function findPeers(side: WebSessionSide): Promise<Peer[]> {
+  const peers: Peer[] = [];
+  const dir = side.paths.socketDir;
+  let names: string[] = [];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    /* no socket directory: no other session */
+  }
+  const uid = typeof process.getuid === 'function' ? process.getuid() : undefined;
+  for (const n of names.sort()) {
+    const session = sessionOfSocket(n);
+    if (!session || session === side.session) continue;
+    const socket = socketFor(dir, session);
+    try {
+      const st = lstatSync(socket);
+      // Only a socket of this user's: a file or link put there cannot send the page anywhere else.
+      if (!st.isSocket() || (uid !== undefined && st.uid !== uid)) continue;
+    } catch {
+      continue;
+    }
+    peers.push({ session, connectMs: LOCAL_CONNECT_MS, connect: () => RpcClient.connect(socket, LOCAL_CONNECT_MS) });
+  }
+  let profiles: Array<{ name: string; session?: string; disabled?: boolean }> = [];
+  try {
+    lstatSync(side.paths.machinesFile);
+  } catch {
+    return peers;
+  }
+  // The machines room (profiles, ssh) loads only when there are machines.
+  const m = await import('../machines/index.js');
+  try {
+    profiles = m.readProfiles(side.paths.machinesFile);
+  } catch (e) {
+    side.log(`web: machines not shown: ${(e as Error).message}`);
+    return peers;
+  }
+  const ctx = { paths: side.paths, env: side.env, connect: () => RpcClient.connect(side.paths.socket) };
+  for (const p of profiles) {
+    if (p.disabled) continue;
+    peers.push({ machine: p.name, session: p.session ?? 'default', connectMs: MACHINE_CONNECT_MS + 1000, connect: async () => (await m.openMachine(ctx, p as Parameters<typeof m.openMachine>[1], { deadlineMs: MACHINE_CONNECT_MS })).client });
+  }
+  return peers;
 }
 
 /** The session's parts the web view uses, read when the page's server starts (not while the session is still being built). */
@@ -155,6 +283,8 @@ export function webSide(s: ServerSession, o: SessionOptions): WebSessionSide {
     session: s.session,
     version: s.version,
     auditLog: o.paths.auditLog,
+    paths: o.paths,
+    env: process.env,
     config: () => s.config.value,
     state: () => s.state(),
     // Internal listeners: the page is not a `ping` subscriber that scripts and waits count on.

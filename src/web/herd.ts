@@ -16,6 +16,11 @@ export interface HerdRow {
   /** An attached terminal client has it on screen (the page does not notify about what someone already sees). */
   inView: boolean;
   exited?: boolean;
+  /** The session the pane is in (set when the herd spans sessions) and its machine (undefined: this one). */
+  session?: string;
+  machine?: string;
+  /** Its session did not answer lately: this is what it said last. */
+  stale?: boolean;
 }
 
 /** Blocked agents wait on a person; a finished turn waits to be read; then the rest. */
@@ -42,5 +47,10 @@ export function herdRows(st: State): HerdRow[] {
       ...(p.exited ? { exited: true } : {}),
     });
   }
-  return rows.sort((x, y) => Number(!!x.exited) - Number(!!y.exited) || RANK[x.state] - RANK[y.state] || x.since - y.since || x.pane.localeCompare(y.pane, 'en', { numeric: true }));
+  return sortRows(rows);
+}
+
+/** Stale rows after fresh ones, exited after running, then blocked, done, idle, working, oldest state first. */
+export function sortRows(rows: HerdRow[]): HerdRow[] {
+  return rows.sort((x, y) => Number(!!x.stale) - Number(!!y.stale) || Number(!!x.exited) - Number(!!y.exited) || RANK[x.state] - RANK[y.state] || x.since - y.since || x.pane.localeCompare(y.pane, 'en', { numeric: true }));
 }

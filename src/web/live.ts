@@ -1,22 +1,27 @@
-// One page's WebSocket: the herd pushed on every change, panes streamed while open, and the page's actions (checked, audited).
+// One page's WebSocket: the herd pushed on every change, panes streamed while open, and the page's actions (checked,
+// audited). A pane of another session or machine is streamed and acted on through that server's socket (src/web/wide.ts).
 import type { WebSocket } from 'ws';
 import { z } from 'zod';
-import { answerKeys, answerSequence, pressKeys } from './answer-keys.js';
+import { act, type Action } from './act.js';
+import { PaneFeed, HISTORY_LINES } from './feed.js';
 import type { HerdRow } from './herd.js';
+import { MAX_REF, parsePaneRef, type PaneRef } from './pane-ref.js';
 import type { BrowserSession } from './pairing.js';
-import type { PaneScreen, WebHost } from './types.js';
+import type { PeerClient, WebHost } from './types.js';
+import type { SourceStatus, Wide } from './wide.js';
+
+export { scrolledBy } from './feed.js';
 
 /** The largest message a page may send (ws closes the socket with 1009 past it). */
 export const MAX_MESSAGE_BYTES = 64 * 1024;
 /** Malformed messages tolerated before the socket is closed. */
 const MAX_BAD = 20;
-/** A pane's frames go out at most this often. */
-const FRAME_MS = 40;
 /** Above this many queued bytes, frames wait (a slow phone drops intermediate frames instead of queueing them). */
 const HIGH_WATER = 512 * 1024;
-const HISTORY_LINES = 2000;
+/** How long another server has to answer an action or a pane's first screen. */
+const PEER_MS = 5000;
 
-const pane = z.string().regex(/^w\d{1,9}:p\d{1,9}$/);
+const pane = z.string().max(MAX_REF).refine((s) => parsePaneRef(s) !== undefined, 'not a pane id');
 const Incoming = z.discriminatedUnion('t', [
   z.object({ t: z.literal('open'), pane }).strict(),
   z.object({ t: z.literal('close'), pane }).strict(),
@@ -28,17 +33,8 @@ const Incoming = z.discriminatedUnion('t', [
 ]);
 type Incoming = z.infer<typeof Incoming>;
 
-interface View {
-  screen: PaneScreen;
-  unsub(): void;
-  timer?: NodeJS.Timeout;
-  sent: string[];
-  cols: number;
-  rows: number;
-}
-
-/** Strips what must not reach a pane from text the page sends as a prompt or message (it is typed, not pasted). */
-const promptText = (s: string): string => s.replace(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/g, '').replace(/\r?\n/g, ' ');
+/** A pane open on this page: fed here, or by another server (its web.view stream). */
+type View = { stop(): void };
 
 export class LivePage {
   private readonly views = new Map<string, View>();
@@ -52,6 +48,7 @@ export class LivePage {
     private readonly who: BrowserSession,
     private readonly host: WebHost,
     private readonly remote: string,
+    private readonly wide?: Wide,
   ) {
     ws.on('message', (data, isBinary) => this.onMessage(data as Buffer, isBinary));
     ws.on('pong', () => (this.alive = true));
@@ -60,9 +57,9 @@ export class LivePage {
     this.send({ t: 'hello', session: host.session, version: host.version, browser: who.id, read_only: who.readOnly });
   }
 
-  /** Panes this page has open (a notification is not needed for what someone is looking at). */
+  /** Panes of this session this page has open (a notification is not needed for what someone is looking at). */
   get openPanes(): string[] {
-    return [...this.views.keys()];
+    return [...this.views.keys()].filter((id) => !parsePaneRef(id)?.session);
   }
 
   ask(a: Record<string, unknown>): void {
@@ -89,8 +86,8 @@ export class LivePage {
     return this.closed;
   }
 
-  herd(rows: HerdRow[]): void {
-    this.send({ t: 'herd', now: Date.now(), rows });
+  herd(rows: HerdRow[], sources: SourceStatus[] = []): void {
+    this.send({ t: 'herd', now: Date.now(), rows, ...(sources.length ? { sources } : {}) });
   }
 
   close(code: number, reason: string): void {
@@ -113,64 +110,60 @@ export class LivePage {
       else this.send({ t: 'error', message: 'malformed message' });
       return;
     }
+    const fail = (err: unknown) => this.send({ t: 'error', ...('pane' in msg ? { pane: msg.pane } : {}), message: (err as Error).message });
     try {
-      this.handle(msg);
+      const r = this.handle(msg);
+      if (r) r.catch(fail);
     } catch (err) {
-      this.send({ t: 'error', ...('pane' in msg ? { pane: msg.pane } : {}), message: (err as Error).message });
+      fail(err);
     }
   }
 
-  private handle(m: Incoming): void {
+  /** Where a pane id leads: this session's pane (its own id), or another server's connection. */
+  private where(id: string): { own: true; pane: string } | { own: false; pane: string; ref: PaneRef; client: PeerClient } {
+    const ref = parsePaneRef(id)!;
+    if (!this.wide || this.wide.isOwn(ref)) return { own: true, pane: ref.pane };
+    const r = this.wide.route(ref);
+    if (r instanceof Error) throw r;
+    return { own: false, pane: ref.pane, ref, client: r.client };
+  }
+
+  private handle(m: Incoming): Promise<void> | void {
     if (m.t === 'open') return this.open(m.pane);
     if (m.t === 'close') return this.closeView(m.pane);
     if (m.t === 'ask_answer') return this.answerAsk(m.id, m.answer);
-    const st = this.host.state().panes[m.pane];
-    if (!st) throw new Error(`no pane ${m.pane}`);
-    const agent = st.agent.agent;
-    const record = { kind: 'web', browser_session: this.who.id, remote: this.remote, pane: m.pane, ...(agent ? { agent } : {}) };
+    const to = this.where(m.pane);
     if (this.who.readOnly) {
-      this.host.audit({ ...record, action: m.t, outcome: 'refused', reason: 'read-only pairing' });
+      const agent = to.own ? this.host.state().panes[to.pane]?.agent.agent : undefined;
+      this.host.audit({ kind: 'web', browser_session: this.who.id, remote: this.remote, pane: m.pane, ...(agent ? { agent } : {}), action: m.t, outcome: 'refused', reason: 'read-only pairing' });
       throw new Error('this browser was paired read-only');
     }
-    switch (m.t) {
-      case 'typing':
-        if (m.on) this.typing.add(m.pane);
-        else this.typing.delete(m.pane);
-        this.host.audit({ ...record, action: m.on ? 'typing_on' : 'typing_off' });
-        this.send({ t: 'typing', pane: m.pane, on: m.on });
-        return;
-      case 'input':
-        // Typing is off until the person turns it on for this pane: a stray tap on a phone keyboard types nothing.
-        if (!this.typing.has(m.pane)) throw new Error('typing is off for this pane');
-        this.host.write(m.pane, m.data);
-        this.host.audit({ ...record, action: 'keys', bytes: Buffer.byteLength(m.data) });
-        return;
-      case 'answer': {
-        // Only a dialog that is up gets an answer: an Enter sent to a working agent would be a prompt, not a yes.
-        if (st.agent.state !== 'blocked') throw new Error(`${m.pane} is not waiting for an answer (it is ${st.agent.state})`);
-        const keys = answerKeys(agent, this.host.screen(m.pane)?.viewportRows());
-        const message = m.answer === 'deny' && m.message ? promptText(m.message).trim() : '';
-        const pressed = pressKeys((data) => this.host.write(m.pane, data), answerSequence(keys, m.answer, !!message));
-        this.host.audit({ ...record, action: m.answer, ...(message ? { message } : {}) });
-        const fail = (e: Error) => this.send({ t: 'error', pane: m.pane, message: e.message });
-        if (message) void pressed.then(() => setTimeout(() => void this.host.prompt(m.pane, message).catch(fail), keys.messageDelayMs).unref(), fail);
-        else pressed.catch(fail);
-        this.send({ t: 'done', pane: m.pane, action: m.answer });
-        return;
-      }
-      case 'prompt': {
-        if (st.exited) throw new Error(`${m.pane} has exited`);
-        if (st.agent.state === 'blocked') throw new Error(`${m.pane} is waiting for an answer: approve or deny first`);
-        const text = promptText(m.text).trim();
-        if (!text) throw new Error('empty prompt');
-        this.host.audit({ ...record, action: 'prompt', text });
-        void this.host.prompt(m.pane, text).then(
-          (r) => this.send(r.sent ? { t: 'done', pane: m.pane, action: 'prompt' } : { t: 'error', pane: m.pane, message: `not sent: ${r.reason ?? 'refused'}` }),
-          (e: Error) => this.send({ t: 'error', pane: m.pane, message: e.message }),
-        );
-        return;
-      }
+    // Typing is off until the person turns it on for this pane: a stray tap on a phone keyboard types nothing.
+    if (m.t === 'input' && !this.typing.has(m.pane)) throw new Error('typing is off for this pane');
+    const action = { ...m, pane: to.pane } as Action;
+    // Typing turns on at once (keys sent right after it are typed), and back off if the pane's server refuses.
+    const was = this.typing.has(m.pane);
+    if (m.t === 'typing') {
+      if (m.on) this.typing.add(m.pane);
+      else this.typing.delete(m.pane);
     }
+    const undo = (e: unknown) => {
+      if (m.t === 'typing') {
+        if (was) this.typing.add(m.pane);
+        else this.typing.delete(m.pane);
+      }
+      throw e;
+    };
+    const done = () => {
+      if (m.t === 'typing') this.send({ t: 'typing', pane: m.pane, on: m.on });
+      else if (m.t === 'answer' || m.t === 'prompt') this.send({ t: 'done', pane: m.pane, action: m.t === 'answer' ? m.answer : 'prompt' });
+    };
+    if (to.own) {
+      const late = (e: Error) => this.send({ t: 'error', pane: m.pane, message: e.message });
+      return act(this.host, { browser_session: this.who.id, remote: this.remote }, action, late).then(done, undo);
+    }
+    // Carried out (and audited) by the server that owns the pane, with this browser session and this server's name.
+    return to.client.request('web.act', { ...action, browser_session: this.who.id, remote: this.remote, via: this.host.session }, { timeoutMs: PEER_MS }).then(done, (e: Error) => undo(new Error(e.message.replace(/^machine [^:]+: /, ''))));
   }
 
   /** A governance question (policy `prompt`) answered from the page: the same answer an attached client gives. */
@@ -186,53 +179,80 @@ export class LivePage {
     this.send({ t: 'done', action: answer === 'allow' ? 'approve' : 'deny' });
   }
 
-  private open(id: string): void {
+  private sink(id: string) {
+    return {
+      send: (msg: { t: string }) => this.send({ ...msg, pane: id, ...(msg.t === 'screen' ? { typing: this.typing.has(id) } : {}) }),
+      slow: () => this.ws.bufferedAmount > HIGH_WATER,
+    };
+  }
+
+  private open(id: string): Promise<void> | void {
     if (this.views.has(id)) this.closeView(id);
     if (this.views.size >= 4) throw new Error('at most 4 panes open at once');
-    const screen = this.host.screen(id);
-    if (!screen) throw new Error(`no pane ${id}`);
-    const view: View = { screen, unsub: () => undefined, sent: [], cols: screen.cols, rows: screen.rows };
-    view.unsub = screen.onChange(() => this.schedule(id));
-    this.views.set(id, view);
-    const rows = screen.viewportRows();
-    view.sent = rows.slice();
-    this.send({ t: 'screen', pane: id, cols: screen.cols, rows: screen.rows, history: screen.history(HISTORY_LINES), lines: rows, cursor: screen.cursor(), typing: this.typing.has(id) });
-  }
-
-  private schedule(id: string): void {
-    const v = this.views.get(id);
-    if (!v || v.timer) return;
-    v.timer = setTimeout(() => {
-      v.timer = undefined;
-      if (this.ws.bufferedAmount > HIGH_WATER) return this.schedule(id);
-      this.frame(id, v);
-    }, FRAME_MS);
-  }
-
-  private frame(id: string, v: View): void {
-    const s = v.screen;
-    if (s.cols !== v.cols || s.rows !== v.rows) {
-      // A resized pane starts over: its rows no longer line up with what the page has.
-      this.views.delete(id);
-      v.unsub();
-      return this.open(id);
+    const to = this.where(id);
+    if (to.own) {
+      const screen = this.host.screen(to.pane);
+      if (!screen) throw new Error(`no pane ${id}`);
+      const feed = new PaneFeed(screen, id, this.sink(id));
+      this.views.set(id, feed);
+      feed.start();
+      return;
     }
-    const rows = s.viewportRows();
-    // Output that scrolled: the page scrolls too (its top rows go into its own history, as on a terminal), then only
-    // the rows that differ from the shifted screen are sent.
-    const k = scrolledBy(v.sent, rows);
-    const base = k ? [...v.sent.slice(k), ...Array<string>(k).fill('')] : v.sent;
-    const changed: Record<number, string> = {};
-    for (let i = 0; i < rows.length; i++) if (rows[i] !== base[i]) changed[i] = rows[i];
-    v.sent = rows.slice();
-    this.send({ t: 'frame', pane: id, ...(k ? { scroll: k } : {}), rows: changed, cursor: s.cursor() });
+    return this.openRemote(id, to.pane, to.client);
+  }
+
+  /** Another server streams the pane (web.view): its screen is the reply, its frames come tagged with the request id. */
+  private async openRemote(id: string, paneId: string, client: PeerClient): Promise<void> {
+    const sub = client.nextId();
+    const sink = this.sink(id);
+    let stopped = false;
+    let behind = false;
+    const off = client.onMessage((m) => {
+      if (m.id !== sub || stopped || !m.web || typeof m.web !== 'object') return;
+      const f = m.web as { t?: string };
+      if (f.t !== 'frame' && f.t !== 'screen') return;
+      // Frames are changes to the last one: a page too slow for one starts over from a whole screen once it drained.
+      if (behind || sink.slow()) {
+        if (!behind) {
+          behind = true;
+          setTimeout(() => void restart(), 200).unref();
+        }
+        return;
+      }
+      sink.send(f as { t: string });
+    });
+    const view: View = {
+      stop: () => {
+        stopped = true;
+        off();
+        client.request('events.unsubscribe', { subscription: sub }, { timeoutMs: PEER_MS }).catch(() => undefined);
+      },
+    };
+    const restart = async () => {
+      if (stopped) return;
+      if (sink.slow()) return void setTimeout(() => void restart(), 200).unref();
+      behind = false;
+      if (this.views.get(id) === view) {
+        view.stop();
+        this.views.delete(id);
+        await this.openRemote(id, paneId, client).catch(() => undefined);
+      }
+    };
+    this.views.set(id, view);
+    try {
+      const first = await client.request<{ t?: string }>('web.view', { pane: paneId, history: HISTORY_LINES }, { id: sub, timeoutMs: PEER_MS });
+      if (!stopped && first?.t === 'screen') sink.send(first as { t: string });
+    } catch (e) {
+      if (this.views.get(id) === view) this.views.delete(id);
+      view.stop();
+      throw new Error((e as Error).message.replace(/^machine [^:]+: /, ''));
+    }
   }
 
   private closeView(id: string): void {
     const v = this.views.get(id);
     if (!v) return;
-    clearTimeout(v.timer);
-    v.unsub();
+    v.stop();
     this.views.delete(id);
   }
 
@@ -241,28 +261,4 @@ export class LivePage {
     this.closed = true;
     for (const id of [...this.views.keys()]) this.closeView(id);
   }
-}
-
-/**
- * How many lines the screen scrolled between two frames: the smallest k whose shifted old screen matches the new one
- * on every overlapping row that had text (with at least one such row; rows that were blank may have been written since,
- * as a scrolling log writes its new last lines), when that leaves fewer rows to send than no shift; else 0.
- */
-export function scrolledBy(old: readonly string[], now: readonly string[]): number {
-  const n = now.length;
-  if (old.length !== n || n < 2) return 0;
-  let plain = 0;
-  for (let i = 0; i < n; i++) if (old[i] !== now[i]) plain++;
-  if (plain === 0) return 0;
-  for (let k = 1; k < n; k++) {
-    let same = true;
-    let text = false;
-    for (let i = 0; i + k < n && same; i++) {
-      if (old[i + k] === '') continue;
-      if (now[i] !== old[i + k]) same = false;
-      else text = true;
-    }
-    if (same && text && k < plain) return k;
-  }
-  return 0;
 }

@@ -7,10 +7,10 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer } from 'ws';
 import { assetFor } from './assets.js';
 import { hostAllowed, originAllowed, SECURITY_HEADERS, type GuardConfig } from './guard.js';
-import { herdRows } from './herd.js';
 import { LivePage, MAX_MESSAGE_BYTES } from './live.js';
-import { COOKIE, Pairing, readCookie } from './pairing.js';
+import { COOKIE, Pairing, readCookie, SESSION_MAX_AGE_S } from './pairing.js';
 import type { WebHost, WebSettings, WebStatus } from './types.js';
+import { Wide } from './wide.js';
 
 const MAX_BODY = 4096;
 const MAX_PAGES = 16;
@@ -35,7 +35,8 @@ export function checkSettings(s: WebSettings): void {
 }
 
 export class WebServer {
-  readonly pairing = new Pairing();
+  readonly pairing: Pairing;
+  private readonly wide: Wide;
   private readonly server: Server;
   private readonly wss: WebSocketServer;
   private readonly pages = new Set<LivePage>();
@@ -49,6 +50,8 @@ export class WebServer {
 
   private constructor(private readonly s: WebSettings, private readonly host: WebHost) {
     this.guard = { bind: s.bind, hosts: s.hosts };
+    this.pairing = new Pairing(Date.now, s.sessionsFile ? { file: s.sessionsFile, log: (m) => host.log(`web: ${m}`) } : undefined);
+    this.wide = new Wide(host, () => this.scheduleHerd());
     // connectionsCheckingInterval: how often Node looks for requests past their timeouts (30 s by default: a slow-loris
     // client would hold a socket that long).
     const opts = { maxHeaderSize: 8192, requestTimeout: 10_000, headersTimeout: 5_000, keepAliveTimeout: 5_000, connectionsCheckingInterval: 1_000 };
@@ -129,6 +132,7 @@ export class WebServer {
 
   async stop(): Promise<void> {
     this.unsubEvents();
+    this.wide.stop();
     clearInterval(this.heartbeat);
     clearTimeout(this.herdTimer);
     for (const p of [...this.pages]) p.close(1001, 'server stopping');
@@ -141,8 +145,9 @@ export class WebServer {
     if (this.herdTimer || this.pages.size === 0) return;
     this.herdTimer = setTimeout(() => {
       this.herdTimer = undefined;
-      const rows = herdRows(this.host.state());
-      for (const p of this.pages) p.herd(rows);
+      const rows = this.wide.rows();
+      const sources = this.wide.sources();
+      for (const p of this.pages) p.herd(rows, sources);
     }, HERD_COALESCE_MS);
   }
 
@@ -214,7 +219,7 @@ export class WebServer {
       this.host.audit({ kind: 'web', action: 'pair', outcome: 'paired', browser_session: r.session.id, read_only: r.session.readOnly, remote: req.socket.remoteAddress });
       const secure = this.s.tlsCert ? '; Secure' : '';
       const body = JSON.stringify({ ok: true, browser: r.session.id, read_only: r.session.readOnly });
-      this.answer(res, 200, body, 'application/json', { 'set-cookie': `${COOKIE}=${r.cookie}; HttpOnly; SameSite=Strict; Path=/; Max-Age=2592000${secure}` });
+      this.answer(res, 200, body, 'application/json', { 'set-cookie': `${COOKIE}=${r.cookie}; HttpOnly; SameSite=Strict; Path=/; Max-Age=${SESSION_MAX_AGE_S}${secure}` });
     });
   }
 
@@ -230,10 +235,15 @@ export class WebServer {
     if (!who) return reject(401, 'Unauthorized');
     if (this.pages.size >= MAX_PAGES) return reject(503, 'Service Unavailable');
     this.wss.handleUpgrade(req, sock, head, (ws) => {
-      const page = new LivePage(ws, who, this.host, req.socket.remoteAddress ?? '');
+      const page = new LivePage(ws, who, this.host, req.socket.remoteAddress ?? '', this.wide);
       this.pages.add(page);
-      ws.on('close', () => this.pages.delete(page));
-      page.herd(herdRows(this.host.state()));
+      // The other sessions and machines are asked only while some page is open.
+      this.wide.start();
+      ws.on('close', () => {
+        this.pages.delete(page);
+        if (this.pages.size === 0) this.wide.stop();
+      });
+      page.herd(this.wide.rows(), this.wide.sources());
       for (const a of this.asks.values()) page.ask(a);
     });
   }

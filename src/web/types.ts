@@ -9,6 +9,10 @@ export interface PaneScreen {
   /** SGR-styled history lines above the screen (normal buffer), at most `max`, oldest first. */
   history(max: number): string[];
   cursor(): { x: number; y: number; visible: boolean };
+  /** The absolute number of the screen's first row in the normal buffer's history; undefined on the alternate screen. */
+  top?(): number | undefined;
+  /** SGR-styled lines [from, to) of the normal buffer by absolute number (those still kept). */
+  range?(from: number, to: number): string[];
   /** Called after output was parsed; returns the unsubscribe. */
   onChange(cb: () => void): () => void;
 }
@@ -29,6 +33,28 @@ export interface WebHost {
   /** One record in the audit log (and an event for subscribers). */
   audit(record: Record<string, unknown>): void;
   log(msg: string): void;
+  /** The other sessions of this machine and the sessions of the machines in the profiles (asked again every few seconds while a page is open). */
+  peers?(): Promise<Peer[]>;
+}
+
+/** What the page needs of another server's socket (an RpcClient: a local socket, or a machine's over ssh). */
+export interface PeerClient {
+  request<T = unknown>(method: string, params?: unknown, opts?: { timeoutMs?: number; id?: string }): Promise<T>;
+  notify(method: string, params?: unknown): void;
+  nextId(): string;
+  onMessage(cb: (msg: Record<string, unknown>) => void): () => void;
+  onClosed(cb: () => void): void;
+  close(): void;
+}
+
+export interface Peer {
+  /** undefined: this machine. */
+  machine?: string;
+  session: string;
+  /** Connects (the caller bounds the wait and closes it). */
+  connect(): Promise<PeerClient>;
+  /** How long connecting may take (a machine over ssh needs longer than a local socket). */
+  connectMs: number;
 }
 
 export interface WebSettings {
@@ -39,6 +65,8 @@ export interface WebSettings {
   tlsCert?: string;
   tlsKey?: string;
   allowRemote: boolean;
+  /** Where browser sessions (hashes of their cookies) are kept across restarts; none: in memory only. */
+  sessionsFile?: string;
   /** How often pages are pinged (tests shorten it; default HEARTBEAT_MS). */
   heartbeatMs?: number;
 }

@@ -64,6 +64,9 @@ import webStart from './web-start.js';
 import webPair from './web-pair.js';
 import webRevoke from './web-revoke.js';
 import webStop from './web-stop.js';
+import webHerd from './web-herd.js';
+import webView from './web-view.js';
+import webAct from './web-act.js';
 
 export const METHODS: MethodDef[] = [
   ping,
@@ -116,6 +119,9 @@ export const METHODS: MethodDef[] = [
   webPair,
   webRevoke,
   webStop,
+  webHerd,
+  webView,
+  webAct,
   agentPrompt,
   agentHook,
   episodeStart,
