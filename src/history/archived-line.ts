@@ -97,18 +97,19 @@ export class ArchivedLine implements LineView {
   /** Loads the style of cell x into fg/bg; cells are mostly read left to right, so the last run is the first guess. */
   private style(x: number): void {
     const s = this.s;
-    const runs = s.runs;
+    const at = s.runAt;
     let r = this.run;
-    if (r < s.runStart || runs[r * 3] > x) r = s.runStart - 1;
-    while (r + 1 < s.runEnd && runs[(r + 1) * 3] <= x) r++;
+    if (r < s.runStart || at[r] > x) r = s.runStart - 1;
+    while (r + 1 < s.runEnd && at[r + 1] <= x) r++;
     if (r < s.runStart) {
       this.run = -1;
       this.fg = 0;
       this.bg = 0;
-    } else {
+    } else if (r !== this.run) {
       this.run = r;
-      this.fg = runs[r * 3 + 1];
-      this.bg = runs[r * 3 + 2];
+      const k = s.runStyle[r] * 2;
+      this.fg = s.palette[k];
+      this.bg = s.palette[k + 1];
     }
   }
 

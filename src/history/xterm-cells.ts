@@ -6,7 +6,7 @@
 // sgr.ts serialises archived and live lines with the same code (and the same output). probe() checks the
 // layout once; if it ever changes, screens keep all history in xterm instead (slower, bigger, still correct).
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
-import { unitsToString, type HistoryStore, type LineMeta } from './store.js';
+import { MAX_CELLS, unitsToString, type HistoryStore, type LineMeta } from './store.js';
 
 // Layout of a cell: 3 uint32 (content, fg, bg). content = width(2 bits) << 22 | combined(1) << 21 | codepoint(21).
 const CELL = 3;
@@ -142,13 +142,14 @@ export function cellsOf(rawLine: unknown): RawCells {
 export function encodeLine(line: RawCells, store: HistoryStore): void {
   const d = line.d;
   const base = line.base;
-  const end = line.end;
+  const end = Math.min(line.end, MAX_CELLS);
   // Room for the worst case up front (two units and a run per cell); only combining sequences need more.
   const sink = store.open(end * 2, end + 1);
   let text = sink.text;
-  const runs = sink.runs;
+  const runAt = sink.runAt;
+  const runStyle = sink.runStyle;
   const t0 = sink.t0;
-  let r = sink.r0 * 3;
+  let r = sink.r0;
   const shapes = (shapeScratch = room(shapeScratch, end));
   let u = t0;
   let complex = false, nulls = false, stray = false;
@@ -164,10 +165,9 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
       bg = (bg & ~HAS_EXTENDED) >>> 0;
     }
     if (fg !== curFg || bg !== curBg) {
-      runs[r] = x;
-      runs[r + 1] = fg;
-      runs[r + 2] = bg;
-      r += 3;
+      runAt[r] = x;
+      runStyle[r] = sink.style(fg, bg);
+      r++;
       curFg = fg;
       curBg = bg;
     }
@@ -209,7 +209,7 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
     shapes[x] = (w << 8) | n;
   }
   meta.nUnits = u - t0;
-  meta.nRuns = r / 3 - sink.r0;
+  meta.nRuns = r - sink.r0;
   meta.nCells = end;
   meta.shapes = complex ? shapes : undefined;
   meta.width = line.width;
@@ -220,7 +220,7 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
 }
 
 /** Fills xterm's cell object (from buffer.getNullCell()) with an archived cell, as BufferLine.loadCell would. */
-export function loadCell(cell: IBufferCell, width: number, units: Uint16Array, a: number, n: number, fg: number, bg: number): void {
+export function loadCell(cell: IBufferCell, width: number, units: Uint8Array | Uint16Array, a: number, n: number, fg: number, bg: number): void {
   const raw = cell as unknown as RawCell;
   raw.fg = fg;
   raw.bg = bg;
