@@ -1,6 +1,6 @@
 // One archived line seen through the part of xterm's IBufferLine that castellan's renderers use.
 import type { IBufferCell } from '@xterm/headless';
-import { unitsToString, type StoredLine } from './store.js';
+import { ESCAPE, unitsToString, type StoredLine } from './store.js';
 import { loadBlank, loadCell } from './xterm-cells.js';
 
 /** What the renderers (sgr.ts, copy mode) read from a line: xterm's IBufferLine is one, an archived line another. */
@@ -107,7 +107,9 @@ export class ArchivedLine implements LineView {
       this.bg = 0;
     } else if (r !== this.run) {
       this.run = r;
-      const k = s.runStyle[r] * 2;
+      let i = s.runStyle[r];
+      if (i === ESCAPE && s.over) i = overflowed(s.over, r);
+      const k = i * 2;
       this.fg = s.palette[k];
       this.bg = s.palette[k + 1];
     }
@@ -122,4 +124,17 @@ export class ArchivedLine implements LineView {
     }
     return this.offsets[x];
   }
+}
+
+/** The palette index of run r from a chunk's overflow list ([run, index] pairs sorted by run). */
+function overflowed(over: Uint32Array, r: number): number {
+  let lo = 0, hi = over.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = over[mid * 2];
+    if (at === r) return over[mid * 2 + 1];
+    if (at < r) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
 }

@@ -1,15 +1,16 @@
 // Compact storage for lines that left the terminal emulator: text, style runs and cell shapes packed in typed arrays.
 //
-// Lines live in chunks of CHUNK lines. Per line a chunk keeps its text (UTF-16 code units, one run of units
+// Lines live in chunks of CHUNK lines. Per line a chunk keeps its text (code units, one run of units
 // per cell, right halves of wide characters omitted), its style runs (first cell, and an index into the chunk's
 // palette of distinct [fg, bg] pairs in xterm's attribute encoding), its width in cells and a wrapped flag. A line
 // whose cells are not all "one code unit, one column" (wide, combining, astral, width-0 cells) also keeps one 16-bit
 // shape per cell (width << 8 | code units). A full chunk is frozen into the narrowest arrays that hold it: Latin-1
-// text in bytes, run starts in bytes for lines under 256 columns, style indices in bytes for up to 256 styles.
+// text in bytes, run starts in bytes for lines under 256 columns, style indices in bytes for up to 256 styles (or
+// more, the rarely used ones listed apart: styleBytes).
 // Why a palette: output coloured word by word (diffs, agent logs) has a run every few cells, and a run costing
 // 12 bytes (first cell, fg, bg as 32-bit words) made such a line cost more than tmux's 4 bytes a cell; a run now
-// costs 2 to 4 bytes, and a chunk's few hundred distinct styles 8 bytes each. A dense 200-column line is ~300 bytes
-// where xterm keeps 12 bytes a cell (2.4 KB). Lines leave oldest first (whole chunks are freed), or newest first (resize).
+// costs 2 bytes (3 past 256 columns), and a chunk's few hundred distinct styles 8 bytes each. A 200-column line of
+// bench/sections/memory-dense.ts's dense file (60 runs) is ~375 bytes (it was 1169) where xterm keeps 12 bytes a cell. Lines leave oldest first (whole chunks are freed), or newest first (resize).
 
 /** Lines per chunk: the unit of allocation and of freeing. */
 export const CHUNK = 128;
@@ -53,6 +54,8 @@ const WRAPPED = 1;
 const COMPLEX = 2;
 const NULLS = 4;
 const STRAY = 8;
+/** A run's style index in a byte that says "look in the chunk's overflow list" (Chunk.styleBytes). */
+export const ESCAPE = 255;
 /** The line's text is UTF-16 units (some unit is past Latin-1), not bytes. */
 const WIDE = 16;
 
@@ -151,6 +154,8 @@ class Chunk implements LineSink {
   /** Distinct styles of the chunk's runs: [fg, bg] pairs (xterm's attribute words). */
   palette: Uint32Array;
   nStyles = 0;
+  /** Frozen chunks of many styles: [run, palette index] of each run whose runStyle is ESCAPE (styleBytes()). */
+  over: Uint32Array | undefined;
   shapes: Uint16Array | undefined;
   shapeEnd: Uint32Array | undefined;
   width = new Uint16Array(CHUNK);
@@ -246,23 +251,72 @@ class Chunk implements LineSink {
     this.bytes = this.bytes.slice(0, this.textStart(n));
     // Typed as the open chunk's arrays; readers only index them, which a narrower array answers the same.
     this.runAt = narrowed(this.runAt, runs) as Uint16Array;
-    this.runStyle = narrowed(this.runStyle, runs) as Uint32Array;
-    this.palette = this.palette.slice(0, this.nStyles * 2);
+    if (!this.styleBytes(runs)) {
+      this.runStyle = narrowed(this.runStyle, runs) as Uint32Array;
+      this.palette = this.palette.slice(0, this.nStyles * 2);
+    }
     if (this.shapes) this.shapes = this.shapes.slice(0, this.shapeStart(n));
     this.frozen = true;
     if (this.index.owner === this) this.index.owner = undefined;
     return spare;
   }
 
+  /**
+   * Style indices in bytes for a chunk of more than 256 styles, when few runs use the rarer ones: the palette is
+   * reordered by use, the 255 most used styles are indexed in a byte, and a run of any other has 255 there and its
+   * index in `over` ([run, index] pairs in run order). A word-by-word coloured chunk has ~270 styles of which a few
+   * dozen are used once or twice: 1 byte a run instead of 2. False (nothing changed) when it would not pay.
+   */
+  private styleBytes(runs: number): boolean {
+    const k = this.nStyles;
+    if (k <= 256) return false;
+    const uses = new Uint32Array(k);
+    const st = this.runStyle;
+    for (let r = 0; r < runs; r++) uses[st[r]]++;
+    const order = Array.from({ length: k }, (_, i) => i).sort((a, b) => uses[b] - uses[a] || a - b);
+    let rare = 0;
+    for (let i = ESCAPE; i < k; i++) rare += uses[order[i]];
+    // Bytes: one per run plus 8 per rare run, against two per run.
+    if (runs + rare * 8 >= runs * 2) return false;
+    const to = new Uint32Array(k);
+    const palette = new Uint32Array(k * 2);
+    for (let i = 0; i < k; i++) {
+      to[order[i]] = i;
+      palette[i * 2] = this.palette[order[i] * 2];
+      palette[i * 2 + 1] = this.palette[order[i] * 2 + 1];
+    }
+    const small = new Uint8Array(runs);
+    const over = new Uint32Array(rare * 2);
+    let o = 0;
+    for (let r = 0; r < runs; r++) {
+      const v = to[st[r]];
+      if (v < ESCAPE) small[r] = v;
+      else {
+        small[r] = ESCAPE;
+        over[o++] = r;
+        over[o++] = v;
+      }
+    }
+    this.runStyle = small as unknown as Uint32Array;
+    this.palette = palette;
+    this.over = over;
+    return true;
+  }
+
   /** Writable again (lines were dropped from a full chunk, and new ones come). */
   private thaw(): void {
     this.runAt = widened(this.runAt, Uint16Array);
-    this.runStyle = widened(this.runStyle, Uint32Array);
+    if (this.over) {
+      const st = widened(this.runStyle, Uint32Array);
+      for (let o = 0; o < this.over.length; o += 2) st[this.over[o]] = this.over[o + 1];
+      this.runStyle = st;
+      this.over = undefined;
+    } else this.runStyle = widened(this.runStyle, Uint32Array);
     this.frozen = false;
   }
 
   bytesHeld(): number {
-    return this.bytes.byteLength + this.runAt.byteLength + this.runStyle.byteLength + this.palette.byteLength +
+    return this.bytes.byteLength + this.runAt.byteLength + this.runStyle.byteLength + this.palette.byteLength + (this.over?.byteLength ?? 0) +
       (this.shapes?.byteLength ?? 0) + (this.shapeEnd?.byteLength ?? 0) +
       this.textEnd.byteLength + this.runEnd.byteLength + this.width.byteLength + this.flags.byteLength;
   }
@@ -278,6 +332,8 @@ export interface StoredLine {
   runAt: Uint8Array | Uint16Array;
   runStyle: Uint8Array | Uint16Array | Uint32Array;
   palette: Uint32Array;
+  /** [run, palette index] pairs, by run, for runs whose runStyle is ESCAPE; undefined when runStyle holds every index. */
+  over: Uint32Array | undefined;
   runStart: number;
   runEnd: number;
   /** Per-cell shapes, or undefined when every cell is one code unit wide one column. */
@@ -366,7 +422,7 @@ export class HistoryStore {
     const shapeStart = complex ? c.shapeStart(j) : 0;
     return {
       text: wide ? c.wide : c.bytes, textStart, textEnd,
-      runAt: c.runAt, runStyle: c.runStyle, palette: c.palette, runStart: c.runStart(j), runEnd: c.runEnd[j],
+      runAt: c.runAt, runStyle: c.runStyle, palette: c.palette, over: c.over, runStart: c.runStart(j), runEnd: c.runEnd[j],
       shapes: complex ? c.shapes : undefined, shapeStart,
       nCells: complex ? c.shapeEnd![j] - shapeStart : textEnd - textStart,
       width: c.width[j],

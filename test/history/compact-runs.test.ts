@@ -164,3 +164,40 @@ test('lines dropped from a frozen chunk (a resize) and written again read back e
     t.dispose();
   }
 });
+
+test('a chunk of more than 256 styles, most runs in a few of them, indexes runs in bytes; rare styles read back exactly', async () => {
+  const t = reference(120, 3, 2000);
+  try {
+    // 256 colours used over and over, and 40 truecolour styles used once each: 296 styles a chunk.
+    const rnd = prng(11);
+    let data = '';
+    for (let i = 0; i < CHUNK * 2; i++) {
+      let line = '';
+      for (let w = 0; w < 14; w++) {
+        const rare = w === 3 && i % 6 === 0;
+        line += (rare ? `\x1b[38;2;${i};${w};7m` : `\x1b[38;5;${Math.floor(rnd() * 256)}m`) + `w${w}\x1b[0m `;
+      }
+      data += line + '\r\n';
+    }
+    await write(t, data);
+    const b = t.buffer.normal;
+    const store = new HistoryStore();
+    for (let y = 0; y < 2 * CHUNK; y++) encodeLine(rawCells(rawLineAt(b, y)), store);
+    const first = store.line(0)!;
+    assert.equal(first.runStyle.BYTES_PER_ELEMENT, 1, 'style indices in bytes');
+    assert.ok(first.over && first.over.length > 0 && first.palette.length / 2 > 256, 'rare styles in the overflow list');
+    const a = b.getNullCell(), c = t.buffer.normal.getNullCell();
+    const check = (what: string) => {
+      for (let y = 0; y < store.count; y++) {
+        assert.deepEqual(attrs(new ArchivedLine(store.line(y)!), a), attrs(b.getLine(y) as IBufferLine, c), `${what}: cells of line ${y}`);
+      }
+    };
+    check('frozen');
+    // The newest lines go back and come again: the frozen chunk is made writable with every run's style.
+    store.dropNewest(CHUNK + 5);
+    for (let y = CHUNK - 5; y < 2 * CHUNK; y++) encodeLine(rawCells(rawLineAt(b, y)), store);
+    check('after a resize');
+  } finally {
+    t.dispose();
+  }
+});
