@@ -48,6 +48,8 @@ export interface LineMeta {
   nulls: boolean;
   /** Some width-0 cell is not the right half of a wide character (xterm prints its text as a cell of its own). */
   stray: boolean;
+  /** Every unit of the line's text is below 256 (it is stored in bytes). */
+  latin1: boolean;
 }
 
 const WRAPPED = 1;
@@ -217,10 +219,8 @@ class Chunk implements LineSink {
   commit(m: LineMeta): Spare | undefined {
     const i = this.n;
     const n = m.nUnits;
-    let any = 0;
-    for (let k = 0; k < n; k++) any |= stage[k];
     let b0 = this.textStart(i);
-    const wide = any > 0xff;
+    const wide = !m.latin1;
     if (wide) b0 += b0 & 1;
     const end = b0 + (wide ? n * 2 : n);
     this.bytes = grown(this.bytes, end, this.textStart(i));

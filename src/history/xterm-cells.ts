@@ -57,7 +57,7 @@ function room(a: Uint16Array, need: number): Uint16Array {
 }
 
 let shapeScratch: Uint16Array = new Uint16Array(256);
-const meta: LineMeta = { nUnits: 0, nRuns: 0, nCells: 0, shapes: undefined, width: 0, wrapped: false, nulls: false, stray: false };
+const meta: LineMeta = { nUnits: 0, nRuns: 0, nCells: 0, shapes: undefined, width: 0, wrapped: false, nulls: false, stray: false, latin1: true };
 
 /** How many cells of a line to keep: trailing blanks of default style go (every renderer drops them too). */
 function keptCells(raw: RawLine): number {
@@ -153,6 +153,8 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
   const shapes = (shapeScratch = room(shapeScratch, end));
   let u = t0;
   let complex = false, nulls = false, stray = false;
+  /** Every unit OR-ed: past 0xff, the line's text is not Latin-1. */
+  let any = 0;
   let prevWidth = 1, curFg = 0, curBg = 0;
   for (let x = 0; x < end; x++) {
     const i = base + x * CELL;
@@ -191,18 +193,20 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
       const str = (line.combined?.[x] ?? ' ').slice(0, MAX_CELL_UNITS);
       n = str.length;
       text = sink.more(u - t0 + n + (end - x) * 2);
-      for (let k = 0; k < n; k++) text[u + k] = str.charCodeAt(k);
+      for (let k = 0; k < n; k++) any |= text[u + k] = str.charCodeAt(k);
       if (n !== 1) complex = true;
     } else {
       const cp = c & CODEPOINT;
       if (cp < 0x10000) {
         text[u] = cp;
+        any |= cp;
         if (cp === 0) nulls = true; // a never-written cell (unit 0), drawn as a blank
       } else {
         n = 2;
         complex = true;
         text[u] = 0xd800 + ((cp - 0x10000) >> 10);
         text[u + 1] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+        any = 0xffff;
       }
     }
     u += n;
@@ -216,6 +220,7 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
   meta.wrapped = line.wrapped;
   meta.nulls = nulls;
   meta.stray = stray;
+  meta.latin1 = any <= 0xff;
   store.commit(meta);
 }
 
