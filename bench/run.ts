@@ -31,6 +31,7 @@ import { flood } from './sections/flood.js';
 import { footprint } from './sections/footprint.js';
 import { idle } from './sections/idle.js';
 import { memory } from './sections/memory.js';
+import { memoryDense } from './sections/memory-dense.js';
 import { machines } from './sections/machines.js';
 import { micro } from './sections/micro.js';
 import { nested } from './sections/nested.js';
@@ -53,6 +54,7 @@ const SECTIONS: Array<[string, (b: BenchEnv) => Promise<SectionResult>]> = [
   ['micro', micro],
   ['idle', idle],
   ['memory', memory],
+  ['memdense', memoryDense],
   ['api', api],
   ['restore', restore],
   ['cli', cli],

@@ -1,6 +1,6 @@
 // One archived line seen through the part of xterm's IBufferLine that castellan's renderers use.
 import type { IBufferCell } from '@xterm/headless';
-import { unitsToString, type StoredLine } from './store.js';
+import { ESCAPE, unitsToString, type StoredLine } from './store.js';
 import { loadBlank, loadCell } from './xterm-cells.js';
 
 /** What the renderers (sgr.ts, copy mode) read from a line: xterm's IBufferLine is one, an archived line another. */
@@ -97,18 +97,21 @@ export class ArchivedLine implements LineView {
   /** Loads the style of cell x into fg/bg; cells are mostly read left to right, so the last run is the first guess. */
   private style(x: number): void {
     const s = this.s;
-    const runs = s.runs;
+    const at = s.runAt;
     let r = this.run;
-    if (r < s.runStart || runs[r * 3] > x) r = s.runStart - 1;
-    while (r + 1 < s.runEnd && runs[(r + 1) * 3] <= x) r++;
+    if (r < s.runStart || at[r] > x) r = s.runStart - 1;
+    while (r + 1 < s.runEnd && at[r + 1] <= x) r++;
     if (r < s.runStart) {
       this.run = -1;
       this.fg = 0;
       this.bg = 0;
-    } else {
+    } else if (r !== this.run) {
       this.run = r;
-      this.fg = runs[r * 3 + 1];
-      this.bg = runs[r * 3 + 2];
+      let i = s.runStyle[r];
+      if (i === ESCAPE && s.over) i = overflowed(s.over, r);
+      const k = i * 2;
+      this.fg = s.palette[k];
+      this.bg = s.palette[k + 1];
     }
   }
 
@@ -121,4 +124,17 @@ export class ArchivedLine implements LineView {
     }
     return this.offsets[x];
   }
+}
+
+/** The palette index of run r from a chunk's overflow list ([run, index] pairs sorted by run). */
+function overflowed(over: Uint32Array, r: number): number {
+  let lo = 0, hi = over.length / 2 - 1;
+  while (lo <= hi) {
+    const mid = (lo + hi) >> 1;
+    const at = over[mid * 2];
+    if (at === r) return over[mid * 2 + 1];
+    if (at < r) lo = mid + 1;
+    else hi = mid - 1;
+  }
+  return 0;
 }

@@ -6,7 +6,7 @@
 // sgr.ts serialises archived and live lines with the same code (and the same output). probe() checks the
 // layout once; if it ever changes, screens keep all history in xterm instead (slower, bigger, still correct).
 import type { IBufferCell, IBufferLine, Terminal } from '@xterm/headless';
-import { unitsToString, type HistoryStore, type LineMeta } from './store.js';
+import { MAX_CELLS, unitsToString, type HistoryStore, type LineMeta } from './store.js';
 
 // Layout of a cell: 3 uint32 (content, fg, bg). content = width(2 bits) << 22 | combined(1) << 21 | codepoint(21).
 const CELL = 3;
@@ -57,7 +57,7 @@ function room(a: Uint16Array, need: number): Uint16Array {
 }
 
 let shapeScratch: Uint16Array = new Uint16Array(256);
-const meta: LineMeta = { nUnits: 0, nRuns: 0, nCells: 0, shapes: undefined, width: 0, wrapped: false, nulls: false, stray: false };
+const meta: LineMeta = { nUnits: 0, nRuns: 0, nCells: 0, shapes: undefined, width: 0, wrapped: false, nulls: false, stray: false, latin1: true };
 
 /** How many cells of a line to keep: trailing blanks of default style go (every renderer drops them too). */
 function keptCells(raw: RawLine): number {
@@ -142,16 +142,19 @@ export function cellsOf(rawLine: unknown): RawCells {
 export function encodeLine(line: RawCells, store: HistoryStore): void {
   const d = line.d;
   const base = line.base;
-  const end = line.end;
+  const end = Math.min(line.end, MAX_CELLS);
   // Room for the worst case up front (two units and a run per cell); only combining sequences need more.
   const sink = store.open(end * 2, end + 1);
   let text = sink.text;
-  const runs = sink.runs;
+  const runAt = sink.runAt;
+  const runStyle = sink.runStyle;
   const t0 = sink.t0;
-  let r = sink.r0 * 3;
+  let r = sink.r0;
   const shapes = (shapeScratch = room(shapeScratch, end));
   let u = t0;
   let complex = false, nulls = false, stray = false;
+  /** Every unit OR-ed: past 0xff, the line's text is not Latin-1. */
+  let any = 0;
   let prevWidth = 1, curFg = 0, curBg = 0;
   for (let x = 0; x < end; x++) {
     const i = base + x * CELL;
@@ -164,10 +167,9 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
       bg = (bg & ~HAS_EXTENDED) >>> 0;
     }
     if (fg !== curFg || bg !== curBg) {
-      runs[r] = x;
-      runs[r + 1] = fg;
-      runs[r + 2] = bg;
-      r += 3;
+      runAt[r] = x;
+      runStyle[r] = sink.style(fg, bg);
+      r++;
       curFg = fg;
       curBg = bg;
     }
@@ -191,36 +193,39 @@ export function encodeLine(line: RawCells, store: HistoryStore): void {
       const str = (line.combined?.[x] ?? ' ').slice(0, MAX_CELL_UNITS);
       n = str.length;
       text = sink.more(u - t0 + n + (end - x) * 2);
-      for (let k = 0; k < n; k++) text[u + k] = str.charCodeAt(k);
+      for (let k = 0; k < n; k++) any |= text[u + k] = str.charCodeAt(k);
       if (n !== 1) complex = true;
     } else {
       const cp = c & CODEPOINT;
       if (cp < 0x10000) {
         text[u] = cp;
+        any |= cp;
         if (cp === 0) nulls = true; // a never-written cell (unit 0), drawn as a blank
       } else {
         n = 2;
         complex = true;
         text[u] = 0xd800 + ((cp - 0x10000) >> 10);
         text[u + 1] = 0xdc00 + ((cp - 0x10000) & 0x3ff);
+        any = 0xffff;
       }
     }
     u += n;
     shapes[x] = (w << 8) | n;
   }
   meta.nUnits = u - t0;
-  meta.nRuns = r / 3 - sink.r0;
+  meta.nRuns = r - sink.r0;
   meta.nCells = end;
   meta.shapes = complex ? shapes : undefined;
   meta.width = line.width;
   meta.wrapped = line.wrapped;
   meta.nulls = nulls;
   meta.stray = stray;
+  meta.latin1 = any <= 0xff;
   store.commit(meta);
 }
 
 /** Fills xterm's cell object (from buffer.getNullCell()) with an archived cell, as BufferLine.loadCell would. */
-export function loadCell(cell: IBufferCell, width: number, units: Uint16Array, a: number, n: number, fg: number, bg: number): void {
+export function loadCell(cell: IBufferCell, width: number, units: Uint8Array | Uint16Array, a: number, n: number, fg: number, bg: number): void {
   const raw = cell as unknown as RawCell;
   raw.fg = fg;
   raw.bg = bg;
