@@ -339,7 +339,7 @@ export const portableBackend: ProcBackend = {
   lacks: () => [
     ...(psMissing ? ['`ps` could not be run: no identification, no process tree (agents are known from their hooks and launch command only)'] : []),
     ...(lsofMissing ? ['`lsof` could not be run: new panes and restores start in the pane\'s first directory, not where its shell has moved'] : []),
-    'no session ids: a process that left its pane\'s process group and whose parent has exited is not ended with the pane',
+    'sessions are read as ps\'s `sess` token (on macOS a session pointer, learnt from a pane\'s shell while it runs): after a crash, the reaper cannot end a job that left its pane\'s process group, ignores HUP and TERM, and whose shell died before the reaper looked (server stop and pane close do end it)',
     'argv is read from `ps`, joined with spaces: an argument holding a space reads as two (identification by a path with spaces may miss)',
     'a working directory costs an `lsof` start (tens of ms), not a read, and is remembered for half a second',
     'the hook bridge reads its payload through a stream (one event-loop turn, a few ms more per tool call)',
