@@ -10,8 +10,8 @@
 #
 # castellan-reaper.sh [--proc DIR] [--list]: how processes are listed is the server's platform room's choice
 # (src/platform/proc reaperArgs): with --proc, the kernel's process directory (Linux), read with builtins only; without
-# it, `ps` (POSIX options only, as macOS has them), where what belongs to a pane is its process group and every
-# descendant of its program; without ps, the leaders' process groups. POSIX sh and awk, nothing GNU.
+# it, `ps` (options both procps and macOS's ps know), where what belongs to a pane is its session, its process group
+# and every descendant of its program; without ps, the leaders' process groups. POSIX sh and awk, nothing GNU.
 
 # Its own session already (spawned detached); a stray hangup or interrupt must not stop the watch.
 trap '' HUP INT
@@ -52,7 +52,9 @@ fi
 # The live (not zombie) processes of the leaders' panes.
 # proc: the session is the 4th field of each stat file after the command name, which is in parentheses and may hold
 # anything, so the split starts after its last ") ".
-# ps: a process belongs when its group is a leader's, or a leader (one that leads its own group) is among its ancestors.
+# ps: a process belongs when its session is a leader's (`sess`: procps prints the id, macOS a session pointer, known
+# only from a leader still alive), its group is a leader's, or a leader (one that leads its own group) is among its
+# ancestors.
 members() {
   case $mode in
     proc)
@@ -66,14 +68,18 @@ members() {
         case $leaders in *" $4 "*) printf '%s ' "${d##*/}" ;; esac
       done ;;
     ps)
-      LC_ALL=C ps -A -o pid= -o ppid= -o pgid= -o stat= 2>/dev/null | awk -v L="$leaders" -v self=$$ '
+      LC_ALL=C ps -A -o pid= -o ppid= -o pgid= -o sess= -o stat= 2>/dev/null | awk -v L="$leaders" -v self=$$ '
         BEGIN { n = split(L, a, " "); for (i = 1; i <= n; i++) lead[a[i]] = 1 }
-        $1 ~ /^[0-9]+$/ { k++; pid[k] = $1; pp[$1] = $2; pg[$1] = $3; st[$1] = substr($4, 1, 1) }
+        $1 ~ /^[0-9]+$/ { k++; pid[k] = $1; pp[$1] = $2; pg[$1] = $3; ss[$1] = $4; st[$1] = substr($5, 1, 1) }
         END {
+          # The leaders sessions: procps prints the session id (a leaders pid), macOS a session pointer, read from a
+          # leader still leading its group. Never the reapers own session, nor the token of no session.
+          for (q in lead) { ses[q] = 1; if ((q in pg) && pg[q] == q && st[q] != "Z") ses[ss[q]] = 1 }
+          delete ses[ss[self]]; delete ses[""]; delete ses["0"]; delete ses["-"]; delete ses["?"]
           for (i = 1; i <= k; i++) {
             p = pid[i]
             if (st[p] == "Z" || p == self) continue
-            ok = (pg[p] in lead)
+            ok = (pg[p] in lead) || (ss[p] in ses)
             q = p
             for (d = 0; !ok && d <= 64 && q > 1; d++) {
               if ((q in lead) && pg[q] == q) ok = 1

@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync 
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { backends, chooseBackend, parseLsofCwd, parsePs, parsePsLine, platformReport, type ProcBackend } from '../../src/platform/proc/index.js';
+import { backends, chooseBackend, parseLsofCwd, parseLsofCwds, parsePs, parsePsLine, platformReport, type ProcBackend } from '../../src/platform/proc/index.js';
 import { waitFor } from '../support/wait-for.js';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
@@ -37,22 +37,27 @@ test('no file in src/, share/ or bin/ outside the platform room names /proc', ()
   assert.ok(NAMES_PROC.test("readdirSync('/proc')") && NAMES_PROC.test('for d in /proc/[0-9]*') && !NAMES_PROC.test("from '../platform/proc/index.js'"));
 });
 
-test('ps lines: fields read, comm without its path, argv split; garbage, binary and huge input are not rows', () => {
-  assert.deepEqual(parsePsLine('  123     1   123    -1 Ss   zsh             -zsh'), { pid: 123, ppid: 1, pgrp: 123, session: -1, tpgid: -1, state: 'S', comm: 'zsh', argv: ['-zsh'] });
-  const r = parsePsLine('4242 4000 4242 4242 R+ /usr/local/bin/node node /opt/x/bin/gemini --yolo')!;
-  assert.deepEqual([r.comm, r.argv, r.tpgid, r.state], ['node', ['node', '/opt/x/bin/gemini', '--yolo'], 4242, 'R']);
-  assert.equal(parsePsLine('77 1 77 -1 Z defunct')!.argv.length, 0);
-  assert.equal(parsePsLine('5 1 5 -1 S averyveryverylongprogramname x')!.comm.length, 15);
-  for (const bad of ['', 'PID PPID PGID TPGID STAT UCOMM ARGS', '-5 1 1 1 S x', '0 0 0 0 S x', '12 x 1 1 S y', '99999999999999999999 1 1 1 S x', '\0\x01\x02', '12 1']) assert.equal(parsePsLine(bad), undefined, JSON.stringify(bad));
-  const huge = parsePsLine(`9 1 9 -1 S sh ${'a'.repeat(10_000)} ${'b '.repeat(200)}`)!;
+test('ps lines: fields read (the session as a token), comm without its path, argv split; garbage, binary and huge input are not rows', () => {
+  assert.deepEqual(parsePsLine('  123     1   123   123    -1 Ss   zsh             -zsh'), { pid: 123, ppid: 1, pgrp: 123, session: 123, sess: '123', tpgid: -1, state: 'S', comm: 'zsh', argv: ['-zsh'] });
+  // macOS prints a session pointer, not an id: kept as a token to compare, never read as a pid.
+  const mac = parsePsLine('4242 4000 4242 ffffff8012ab34c0 4242 R+ /usr/local/bin/node node /opt/x/bin/gemini --yolo')!;
+  assert.deepEqual([mac.comm, mac.argv, mac.tpgid, mac.state, mac.sess, mac.session], ['node', ['node', '/opt/x/bin/gemini', '--yolo'], 4242, 'R', 'ffffff8012ab34c0', -1]);
+  for (const none of ['0', '-', '?', '0x0', 'zz', 'a'.repeat(40)]) assert.equal(parsePsLine(`7 1 7 ${none} -1 S sh sh`)?.sess, '', none);
+  assert.equal(parsePsLine('77 1 77 77 -1 Z defunct')!.argv.length, 0);
+  assert.equal(parsePsLine('5 1 5 5 -1 S averyveryverylongprogramname x')!.comm.length, 15);
+  for (const bad of ['', 'PID PPID PGID SESS TPGID STAT UCOMM ARGS', '-5 1 1 1 1 S x', '0 0 0 0 0 S x', '12 x 1 1 1 S y', '99999999999999999999 1 1 1 1 S x', '\0\x01\x02', '12 1', '12 1 1 1 S x']) assert.equal(parsePsLine(bad), undefined, JSON.stringify(bad));
+  const huge = parsePsLine(`9 1 9 9 -1 S sh ${'a'.repeat(10_000)} ${'b '.repeat(200)}`)!;
   assert.ok(huge.argv.length <= 64 && huge.argv.every((a) => a.length <= 512));
   const bytes = Buffer.alloc(256 * 1024);
   for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;
   assert.equal(parsePs(bytes.toString('latin1')).size, 0);
-  assert.equal(parsePs(Array.from({ length: 50 }, (_, i) => `${i + 2} 1 1 -1 S sh sh`).join('\n'), 10).size, 10);
+  assert.equal(parsePs(Array.from({ length: 50 }, (_, i) => `${i + 2} 1 1 1 -1 S sh sh`).join('\n'), 10).size, 10);
   assert.equal(parseLsofCwd('p123\nfcwd\nn/Users/me/my dir\n'), '/Users/me/my dir');
   assert.equal(parseLsofCwd('p123\n'), undefined);
   assert.equal(parseLsofCwd('garbage\nnrelative\n'), undefined);
+  // One lsof for several panes: each path goes to the pid before it; forged or relative lines go nowhere.
+  assert.deepEqual([...parseLsofCwds('p12\nfcwd\nn/a b\np13\nfcwd\nn/c\np14\nnrelative\npx9\nn/forged\np0\nn/zero\n')], [[12, '/a b'], [13, '/c']]);
+  assert.equal(parseLsofCwds(bytes.toString('latin1')).size, 0);
 });
 
 test('the environment switch: CASTELLAN_PLATFORM_BACKEND=portable forces ps/lsof; nonsense leaves the default', () => {
@@ -122,4 +127,41 @@ test('both backends on a real tree: the same processes, argv, cwd, ancestry and 
     assert.equal(b.readStat(-1), undefined);
     assert.equal(b.processCwd(-1), undefined);
   }
+});
+
+/** A shell's job-control job that ignores HUP and TERM, in its own group, left behind by its shell (killed): an orphan. */
+async function orphanedJob(t: { after(fn: () => void): void }) {
+  // Without a terminal sh turns job control off, so the job puts itself in a group of its own (setpgid, as `set -m` does).
+  const job = '$SIG{HUP} = $SIG{TERM} = q(IGNORE); setpgrp(0, 0); sleep 1 while 1';
+  const leader = spawn('/bin/sh', ['-c', `perl -e '${job}' & echo $!; wait`], { detached: true, stdio: ['ignore', 'pipe', 'ignore'] });
+  const pid = await new Promise<number>((resolve) => leader.stdout!.once('data', (d: Buffer) => resolve(Number(String(d).trim()))));
+  const kill = () => {
+    for (const g of [pid, leader.pid!]) try { process.kill(-g, 'SIGKILL'); } catch { /* gone */ }
+  };
+  await waitFor(() => backends.portable.readStat(pid)?.pgrp === pid || undefined, { timeoutMs: 5000, message: 'the job in its own group' });
+  t.after(kill);
+  // Seen by the portable backend while its shell leads the session (what the server does while a pane runs)...
+  backends.portable.readPaneProcesses(leader.pid!);
+  process.kill(leader.pid!, 'SIGKILL');
+  await waitFor(() => !backends.portable.processAlive(leader.pid!) || undefined, { timeoutMs: 5000, message: 'the shell is gone' });
+  return { leader: leader.pid!, job: pid };
+}
+
+test('a job in its own group that outlived its shell still belongs to the pane: every backend finds it by its session', { timeout: 30_000 }, async (t) => {
+  const { leader, job } = await orphanedJob(t);
+  for (const b of backendsHere) {
+    const members = b.sessionMembers(new Set([leader]), process.pid) ?? [];
+    assert.ok(members.includes(job), `${b.name}: the orphaned job ${job} is a member (${members.join(' ')})`);
+    assert.ok(!members.includes(process.pid), b.name);
+  }
+});
+
+test('the reaper, listing with ps (what macOS runs), ends a job in its own group that outlived its shell', { timeout: 30_000 }, async (t) => {
+  const { leader, job } = await orphanedJob(t);
+  const reaper = spawn('/bin/sh', [fileURLToPath(new URL('../../bin/castellan-reaper.sh', import.meta.url))], { detached: true, stdio: ['pipe', 'ignore', 'ignore'] });
+  t.after(() => {
+    try { process.kill(-reaper.pid!, 'SIGKILL'); } catch { /* gone */ }
+  });
+  reaper.stdin!.end(`+${leader}\n`);
+  await waitFor(() => !backends.portable.processAlive(job) || undefined, { timeoutMs: 10_000, message: `the job ${job} is ended` });
 });

@@ -13,7 +13,7 @@ import type { PaneProcesses, ProcBackend, ProcOptions, ProcStat } from './types.
 export type { PaneProcesses, ProcBackend, ProcInfo, ProcOptions, ProcStat } from './types.js';
 export { pidExists } from './pid.js';
 export { parseStat } from './linux.js';
-export { parseLsofCwd, parsePs, parsePsLine, PS_ARGS } from './ps.js';
+export { parseLsofCwd, parseLsofCwds, parsePs, parsePsLine, PS_ARGS } from './ps.js';
 
 /** The environment switch, read once. */
 export const BACKEND_ENV = 'CASTELLAN_PLATFORM_BACKEND';

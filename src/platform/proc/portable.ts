@@ -1,21 +1,37 @@
-// The portable backend, for systems without /proc (macOS): `ps` for the process table, `lsof` for a working directory.
+// The portable backend, for systems without /proc (macOS): `ps` for processes, `lsof` for a working directory.
 //
-// Only what POSIX ps and macOS's BSD ps both accept (ps.ts). One `ps -A` costs a process start (a few ms on an idle
-// machine, see `npm run bench`), so a table is kept for TABLE_MS: one identification pass over every pane reads it
-// once. A pid the table does not know (a process started since) makes it read again. No session ids: macOS's ps does
-// not report them, so what belongs to a pane is its process group and every descendant of its program.
+// Only what POSIX ps and macOS's BSD ps both accept (ps.ts). Two kinds of question, so that what castellan pays does
+// not grow with the host (issue 34):
+// - the frequent one (every detection pass: a pane's foreground group and its leader's name) asks `ps -p` for the
+//   pids of interest only, every pane's at once, and keeps the answer TABLE_MS; a foreground group that has exited
+//   since (a `kill -0` says so, no process started) makes it ask again at once;
+// - the rare ones (a pane's whole tree when its foreground changed, a hook caller's ancestry, what belongs to a pane
+//   when it is closed) read the whole table, without argv (reading every process's arguments is most of a `ps -A`'s
+//   cost), and then ask `ps -p` for the argv of the few processes that matter.
+// What belongs to a pane: its session, compared by ps's `sess` token (procps prints the session id; macOS a session
+// pointer), besides its process group and every descendant of its program.
 import { execFile, spawnSync } from 'node:child_process';
-import { parseLsofCwd, parsePs, PS_ARGS, type PsRow } from './ps.js';
+import { parseLsofCwds, parsePs, psRowsArgs, PS_TABLE_ARGS, type PsRow } from './ps.js';
 import { pidExists } from './pid.js';
 import type { PaneProcesses, ProcBackend, ProcOptions } from './types.js';
 
-/** How long one process table answers (ms). */
+/** How long one answer of ps is used (ms). */
 const TABLE_MS = 100;
+/** A pid asked about within this long is asked about again with the next one (one `ps -p` serves every pane). */
+const INTEREST_MS = 3000;
+/** At most this many pids in one `ps -p` (a long list is one process start still, but bounded). */
+const MAX_PIDS = 256;
 /** A ps or lsof that takes longer than this (a hung NFS mount, a loaded machine) gives no answer. */
 const TOOL_TIMEOUT_MS = 2000;
 const ENV = { ...process.env, LC_ALL: 'C', LANG: 'C' };
 
 let table: { at: number; rows: Map<number, PsRow> } | undefined;
+/** Rows asked for by pid (with argv): pid -> when read, and the row (undefined: ps did not list it, it is gone). */
+const asked = new Map<number, { at: number; row: PsRow | undefined }>();
+/** Pids asked about lately: pid -> last asked. */
+const interest = new Map<number, number>();
+/** Every ps this process started, by kind (the bench and tests read it). */
+export const psRuns = { table: 0, pids: 0 };
 /** Set when ps cannot be run at all: said once by lacks(). */
 let psMissing = false;
 let lsofMissing = false;
@@ -32,11 +48,12 @@ function run(cmd: string, args: string[]): string | undefined {
   return r.stdout;
 }
 
-/** The process table, read again when older than `maxAgeMs` (0: always). Empty when ps cannot run. */
+/** The whole process table (no argv), read again when older than `maxAgeMs` (0: always). Empty when ps cannot run. */
 export function processTable(maxAgeMs = TABLE_MS): Map<number, PsRow> {
   const now = Date.now();
   if (table && now - table.at <= maxAgeMs && maxAgeMs > 0) return table.rows;
-  const out = run('ps', PS_ARGS);
+  psRuns.table++;
+  const out = run('ps', PS_TABLE_ARGS);
   const rows = out === undefined ? new Map<number, PsRow>() : parsePs(out);
   table = { at: Date.now(), rows };
   return rows;
@@ -50,7 +67,8 @@ let reading: Promise<Map<number, PsRow>> | undefined;
  */
 export function processTableAsync(): Promise<Map<number, PsRow>> {
   reading ??= new Promise<Map<number, PsRow>>((resolve) => {
-    execFile('ps', PS_ARGS, { encoding: 'utf8', env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
+    psRuns.table++;
+    execFile('ps', PS_TABLE_ARGS, { encoding: 'utf8', env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
       if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') psMissing = true;
       const rows = err ? new Map<number, PsRow>() : parsePs(stdout);
       if (!err) table = { at: Date.now(), rows };
@@ -62,16 +80,76 @@ export function processTableAsync(): Promise<Map<number, PsRow>> {
   return reading;
 }
 
-/** Forgets the table (tests; a caller that knows the world changed). */
+/** Forgets every answer (tests, the bench; a caller that knows the world changed). */
 export function forgetTable(): void {
   table = undefined;
+  asked.clear();
+  interest.clear();
 }
 
-/** The row of `pid`: from the table when it is there, else from a fresh one. */
-function row(pid: number): PsRow | undefined {
-  const before = table?.at;
-  const r = processTable().get(pid);
-  return r || table?.at !== before ? r : processTable(0).get(pid);
+/**
+ * Rows (with argv) of `pids`, read with one `ps -p` together with every other pid asked about lately whose answer is
+ * older than TABLE_MS. `fresh`: read these even when a recent answer exists.
+ */
+function rowsOf(pids: readonly number[], fresh = false): Map<number, PsRow | undefined> {
+  const now = Date.now();
+  const out = new Map<number, PsRow | undefined>();
+  const want = new Set<number>();
+  for (const pid of pids) {
+    if (!Number.isSafeInteger(pid) || pid <= 0) {
+      out.set(pid, undefined);
+      continue;
+    }
+    interest.set(pid, now);
+    const hit = asked.get(pid);
+    // A row of a process that has exited since is no answer (a kill -0: no process started).
+    if (!fresh && hit && now - hit.at <= TABLE_MS && (hit.row === undefined || pidExists(pid))) out.set(pid, hit.row);
+    else want.add(pid);
+  }
+  if (!want.size) return out;
+  for (const [pid, at] of interest) {
+    if (want.size >= MAX_PIDS) break;
+    if (now - at > INTEREST_MS) interest.delete(pid);
+    else if (!want.has(pid) && now - (asked.get(pid)?.at ?? 0) > TABLE_MS / 2) want.add(pid);
+  }
+  const list = [...want].slice(0, MAX_PIDS);
+  psRuns.pids++;
+  const text = run('ps', psRowsArgs(list));
+  const rows = text === undefined ? new Map<number, PsRow>() : parsePs(text, MAX_PIDS);
+  const at = Date.now();
+  if (asked.size > 4 * MAX_PIDS) for (const [pid, a] of asked) if (at - a.at > INTEREST_MS) asked.delete(pid);
+  for (const pid of list) {
+    // ps cannot run: no answer is kept, so the next question asks again.
+    if (text !== undefined) asked.set(pid, { at, row: rows.get(pid) });
+    if (pids.includes(pid)) out.set(pid, rows.get(pid));
+  }
+  return out;
+}
+
+/** The row of `pid` (with argv), at most TABLE_MS old. */
+function row(pid: number, fresh = false): PsRow | undefined {
+  return rowsOf([pid], fresh).get(pid);
+}
+
+/** Does any process of the group still exist (a signal 0 to the group: no process started)? */
+function groupExists(pgid: number): boolean {
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}
+
+/**
+ * The terminal's foreground group, from the pane's root. A group that has exited since the answer was read (the
+ * program a shell ran is gone, the shell has its terminal back) makes it read again: a badge must not outlive its
+ * program by an answer kept for a tenth of a second (test/e2e/generic-agent under this backend).
+ */
+function foregroundPgid(rootPid: number): number | undefined {
+  let r = row(rootPid);
+  if (r && r.tpgid > 0 && r.tpgid !== r.pgrp && !groupExists(r.tpgid)) r = row(rootPid, true);
+  return r && r.tpgid > 0 ? r.tpgid : undefined;
 }
 
 function childrenMap(rows: Map<number, PsRow>): Map<number, number[]> {
@@ -87,21 +165,25 @@ function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): PaneProcess
   const max = opts.maxProcesses ?? 256;
   let rows = processTable();
   if (!rows.has(rootPid)) rows = processTable(0);
-  const root = rows.get(rootPid);
-  if (!root) return { rootPid, processes: [] };
+  if (!rows.get(rootPid)) return { rootPid, processes: [] };
   const children = childrenMap(rows);
-  const out: PsRow[] = [];
+  const tree: number[] = [];
   const seen = new Set<number>();
   const queue = [rootPid];
-  while (queue.length && out.length < max) {
+  while (queue.length && tree.length < max) {
     const pid = queue.shift()!;
     if (seen.has(pid)) continue;
     seen.add(pid);
-    const r = rows.get(pid);
-    if (!r) continue;
-    out.push(r);
+    if (!rows.has(pid)) continue;
+    tree.push(pid);
     queue.push(...(children.get(pid) ?? []));
   }
+  // argv for the tree only; a process gone between the two questions drops out.
+  const full = rowsOf(tree);
+  const out = tree.map((pid) => full.get(pid)).filter((r): r is PsRow => !!r);
+  const root = full.get(rootPid);
+  if (!root) return { rootPid, processes: [] };
+  rememberSession(root);
   const processes = out.map((r) => ({ pid: r.pid, ppid: r.ppid, comm: r.comm, argv: r.argv }));
   const tpgid = root.tpgid > 0 ? root.tpgid : undefined;
   const fg = tpgid === undefined ? undefined : out.find((s) => s.pid === tpgid) ?? out.find((s) => s.pgrp === tpgid);
@@ -137,12 +219,58 @@ async function descendsFromAsync(pid: number, ancestor: number): Promise<boolean
   return rows.size ? walk(rows, pid, ancestor) : undefined;
 }
 
+/**
+ * Each pane leader's session token, remembered while it led its session: macOS's token is a kernel pointer that cannot
+ * be derived from the leader's pid, and a leader may be gone (its shell died of the hangup) while a job it started in
+ * a process group of its own still runs in its session, reparented to init (test/robustness/faults-orphans).
+ */
+const tokens = new Map<number, string>();
+
+/** A row that leads its own group is a pane leader past its setsid (node-pty's child forks, then calls setsid). */
+function rememberSession(r: PsRow): void {
+  if (!r.sess || r.pgrp !== r.pid) return;
+  if (tokens.size >= 4096 && !tokens.has(r.pid)) tokens.clear();
+  tokens.set(r.pid, r.sess);
+}
+
+/**
+ * The last members found, for the polls that follow a signal: `server stop` and closing a pane ask every 25 ms whether
+ * anything is left, and a whole `ps -A` per poll blocks the server's thread (hundreds of ms each on a loaded machine).
+ * Within MEMBERS_REUSE_MS the processes found last are checked with a signal 0 instead; only "none left" is confirmed
+ * by a fresh scan, so a process forked since the last scan is never missed when it counts.
+ */
+const MEMBERS_REUSE_MS = 150;
+let lastMembers: { key: string; at: number; pids: number[] } | undefined;
+
 function sessionMembers(leaders: ReadonlySet<number>, self: number): number[] | undefined {
+  const key = `${self}:${[...leaders].sort((a, b) => a - b).join(',')}`;
+  if (lastMembers?.key === key && Date.now() - lastMembers.at <= MEMBERS_REUSE_MS) {
+    const left = lastMembers.pids.filter(pidExists);
+    if (left.length) return left;
+  }
+  const out = scanMembers(leaders, self);
+  lastMembers = out ? { key, at: Date.now(), pids: out } : undefined;
+  return out;
+}
+
+function scanMembers(leaders: ReadonlySet<number>, self: number): number[] | undefined {
   const rows = processTable(0);
   if (!rows.size) return undefined;
   // A leader is one of ours when it leads its own group (it has called setsid) or is still our child (before setsid).
   const isLeader = (r: PsRow) => leaders.has(r.pid) && (r.pgrp === r.pid || r.ppid === self);
+  // The leaders' sessions: the token each showed while it led (macOS), and its pid (procps prints the session id).
+  // Never the server's own session, whatever a token says: that would end the terminal castellan was started from.
+  const own = rows.get(self)?.sess;
+  const sessions = new Set<string>();
+  for (const pid of leaders) {
+    const r = rows.get(pid);
+    if (r && isLeader(r)) rememberSession(r);
+    const token = tokens.get(pid);
+    if (token && token !== own) sessions.add(token);
+    if (String(pid) !== own) sessions.add(String(pid));
+  }
   const belongs = (r: PsRow): boolean => {
+    if (r.sess && sessions.has(r.sess)) return true;
     if (leaders.has(r.pgrp) && rows.get(r.pgrp) === undefined) return true;
     if (leaders.has(r.pgrp) && isLeader(rows.get(r.pgrp)!)) return true;
     let cur: PsRow | undefined = r;
@@ -162,21 +290,34 @@ function sessionMembers(leaders: ReadonlySet<number>, self: number): number[] | 
 const CWD_MS = 500;
 const cwds = new Map<number, { at: number; cwd: string | undefined }>();
 
+/** Pids whose working directory was asked lately: pid -> last asked (one lsof answers every pane of a `pane list`). */
+const cwdInterest = new Map<number, number>();
+
 function processCwd(pid: number): string | undefined {
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
   const now = Date.now();
+  cwdInterest.set(pid, now);
   const hit = cwds.get(pid);
   if (hit && now - hit.at <= CWD_MS) return hit.cwd;
-  const out = run('lsof', ['-w', '-a', '-p', String(pid), '-d', 'cwd', '-Fn']);
-  const cwd = out === undefined ? undefined : parseLsofCwd(out);
+  // lsof starts slowly (over 100 ms on Linux): one start answers this pid and every other asked about lately.
+  const list = [pid];
+  for (const [other, at] of cwdInterest) {
+    if (list.length >= 64) break;
+    if (now - at > INTEREST_MS) cwdInterest.delete(other);
+    else if (other !== pid && now - (cwds.get(other)?.at ?? 0) > CWD_MS / 2) list.push(other);
+  }
+  const out = run('lsof', ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn']);
+  const found = out === undefined ? new Map<number, string>() : parseLsofCwds(out);
   if (cwds.size > 1024) cwds.clear();
-  cwds.set(pid, { at: Date.now(), cwd });
-  return cwd;
+  const at = Date.now();
+  for (const p of list) cwds.set(p, { at, cwd: found.get(p) });
+  return found.get(pid);
 }
 
 /** Forgets remembered working directories (tests, the bench). */
 export function forgetCwds(): void {
   cwds.clear();
+  cwdInterest.clear();
 }
 
 export const portableBackend: ProcBackend = {
@@ -186,10 +327,7 @@ export const portableBackend: ProcBackend = {
   processAlive: (pid) => pidExists(pid) && row(pid)?.state !== 'Z',
   // node-pty reaps its child the moment it exits, so a signal 0 is the whole answer, at no process start.
   childAlive: (pid) => pidExists(pid),
-  foregroundPgid: (pid) => {
-    const r = row(pid);
-    return r && r.tpgid > 0 ? r.tpgid : undefined;
-  },
+  foregroundPgid,
   readPaneProcesses,
   descendsFrom: (pid, ancestor) => descendsFrom(pid, ancestor),
   descendsFromAsync,
@@ -201,7 +339,7 @@ export const portableBackend: ProcBackend = {
   lacks: () => [
     ...(psMissing ? ['`ps` could not be run: no identification, no process tree (agents are known from their hooks and launch command only)'] : []),
     ...(lsofMissing ? ['`lsof` could not be run: new panes and restores start in the pane\'s first directory, not where its shell has moved'] : []),
-    'no session ids: a process that left its pane\'s process group and whose parent has exited is not ended with the pane',
+    'sessions are read as ps\'s `sess` token (on macOS a session pointer, learnt from a pane\'s shell while it runs): after a crash, the reaper cannot end a job that left its pane\'s process group, ignores HUP and TERM, and whose shell died before the reaper looked (server stop and pane close do end it)',
     'argv is read from `ps`, joined with spaces: an argument holding a space reads as two (identification by a path with spaces may miss)',
     'a working directory costs an `lsof` start (tens of ms), not a read, and is remembered for half a second',
     'the hook bridge reads its payload through a stream (one event-loop turn, a few ms more per tool call)',
