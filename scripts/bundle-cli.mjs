@@ -127,7 +127,8 @@ const fastBuilt = await esbuild.build({
   // The other commands (and the server, the client, the snapshot store) stay import()s of ES modules; the bin may run
   // this file through vm.Script, where Node 20 cannot import() without a flag: they go through the importer the bin
   // puts on globalThis, else a plain import() (as bundle-hook.mjs does).
-  footer: { js: "function __cliImport(s){return (globalThis[Symbol.for('castellan.cliImport')]??((x)=>import(x)))(s)}" },
+  // A Node module (`await import('node:readline/promises')`, loaded only when needed) is required as it is.
+  footer: { js: "function __cliImport(s){return s.startsWith('node:')?Promise.resolve().then(()=>require(s)):(globalThis[Symbol.for('castellan.cliImport')]??((x)=>import(x)))(s)}" },
   minify: true,
   sourcemap: false,
   legalComments: 'none',

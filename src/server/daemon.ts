@@ -6,32 +6,28 @@ import type { Paths } from '../platform/paths.js';
 import { serverNodeFlags } from './node-flags.js';
 import { probePath } from './socket-bind.js';
 import { joinHost } from './host/index.js';
+import { startHandedOff } from './socket-handoff.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
 
 /**
  * `until: 'answering'` (the default) returns once the server answers a ping. `'published'` returns as soon as the
- * server has claimed the socket and put it at its path, before it has loaded (about a second on a busy machine):
- * what `castellan new -d` needs (tmux returns from `new -d` in ~50 ms). Connections made from then on wait, queued, until
- * the server serves them, so a script's next call finds the session. The server says so on a pipe (its fd 3), so a
- * socket of an older server still going away at the path is never taken for it.
+ * socket is at its path, before the server has loaded (about a second on a busy machine): what `castellan new -d`
+ * needs (tmux returns from `new -d` in ~50 ms). This process claims and publishes the socket itself and hands the
+ * listening socket to the server it starts (socket-handoff.ts), so it waits for no second Node start either.
+ * Connections made from then on wait, queued, until the server serves them, so a script's next call finds the
+ * session; the socket is the one this process published, never that of an older server still going away at the path.
+ * Where a socket cannot be handed down, the server claims it and says "published" on a pipe (its fd 3).
  */
 export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number; rows?: number; command?: string[]; timeoutMs?: number; restore?: boolean; until?: 'answering' | 'published' }): Promise<void> {
   mkdirSync(paths.stateDir, { recursive: true, mode: 0o700 });
   // A server of this build runs for this user already: the session starts inside it, no new process (src/server/host).
   if (await joinHost(paths, o)) return;
-  const logFd = openSync(paths.serverLog, 'a', 0o600);
-  // The session travels in CASTELLAN_SESSION next to CASTELLAN_SOCKET: a --session flag would re-derive (and so lose) a custom socket.
-  const args = [...serverNodeFlags(process.env), BIN, 'server', 'start', '--foreground'];
-  if (o.restore !== undefined) args.push(o.restore ? '--restore' : '--no-restore');
-  if (o.cols) args.push('--cols', String(o.cols));
-  if (o.rows) args.push('--rows', String(o.rows));
-  if (o.command?.length) args.push('--', ...o.command);
-  const env: NodeJS.ProcessEnv = { ...process.env, CASTELLAN_SOCKET: paths.socket, CASTELLAN_SESSION: paths.session, CASTELLAN_SERVER: '1' };
-  // The server must not keep the caller's pane identity: it is a new, separate server.
-  delete env.CASTELLAN_PANE_ID;
-  delete env.CASTELLAN_ENV;
+  const { args, env } = serverCommand(paths, o);
   const published = o.until === 'published';
+  // This process claims and publishes the socket and hands it to the server (socket-handoff.ts): no wait for its Node to start.
+  if (published && (await startHandedOff(paths, o.cwd, { args, env }))) return;
+  const logFd = openSync(paths.serverLog, 'a', 0o600);
   if (published) env[READY_FD_ENV] = '3';
   const child = spawn(process.execPath, args, { cwd: o.cwd, env, detached: true, stdio: ['ignore', logFd, logFd, ...(published ? (['pipe'] as const) : [])] });
   closeSync(logFd);
@@ -51,6 +47,21 @@ export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number;
     await new Promise((r) => setTimeout(r, 25));
   }
   throw new Error(`server did not start within ${o.timeoutMs ?? 10_000} ms; see ${paths.serverLog}`);
+}
+
+/** The server's command line and environment: `server start --foreground` for this session. */
+export function serverCommand(paths: Paths, o: { cols?: number; rows?: number; command?: string[]; restore?: boolean }): { args: string[]; env: NodeJS.ProcessEnv } {
+  // The session travels in CASTELLAN_SESSION next to CASTELLAN_SOCKET: a --session flag would re-derive (and so lose) a custom socket.
+  const args = [...serverNodeFlags(process.env), BIN, 'server', 'start', '--foreground'];
+  if (o.restore !== undefined) args.push(o.restore ? '--restore' : '--no-restore');
+  if (o.cols) args.push('--cols', String(o.cols));
+  if (o.rows) args.push('--rows', String(o.rows));
+  if (o.command?.length) args.push('--', ...o.command);
+  const env: NodeJS.ProcessEnv = { ...process.env, CASTELLAN_SOCKET: paths.socket, CASTELLAN_SESSION: paths.session, CASTELLAN_SERVER: '1' };
+  // The server must not keep the caller's pane identity: it is a new, separate server.
+  delete env.CASTELLAN_PANE_ID;
+  delete env.CASTELLAN_ENV;
+  return { args, env };
 }
 
 /** The variable that tells `server start --foreground` to say "published" on fd 3 (src/cli/commands/server-start.ts). */

@@ -3,12 +3,13 @@
 // A starter takes the start lock (a pid file, never seen half-written), binds and listens under a
 // private temporary name, loads the server, and only then hard-links the socket to the public path:
 // link(2) fails if the path exists, so two servers can never both have it (even if a lock was wrongly
-// broken), and the path only ever names a server that is ready (or, for `new -d`, one that publishes before it
-// loads: connections wait queued until it serves them; probes see it 'hung' a moment). Other starters wait for the lock's
+// broken), and the path only ever names a server that is ready (or, for `new -d`, one whose starter claimed and
+// published the socket and handed it down, socket-handoff.ts: connections wait queued until the server has loaded and
+// serves them; probes see it 'hung' a moment). Other starters wait for the lock's
 // holder and then find its socket live. A socket that refuses connections is stale (its server died);
 // it is removed only under the lock, and only if it is still the inode that was probed.
 // Kept free of the API and the session so a losing `server start` exits without loading them.
-import { chmodSync, linkSync, lstatSync, mkdirSync, readFileSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, closeSync, fstatSync, linkSync, lstatSync, mkdirSync, readFileSync, type Stats, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import { pidExists } from '../platform/proc/index.js';
 import { dirname, join } from 'node:path';
@@ -245,13 +246,8 @@ async function listenOnTemp(server: net.Server, path: string): Promise<string> {
   }
 }
 
-/** Claims the socket path for a server: refuses if another server answers there, is starting, or the path is unsafe. Call publish() once ready. */
-export async function bindSocket(path: string): Promise<BoundSocket> {
-  ensureSocketDir(dirname(path));
-  const lock = `${path}.lock`;
-  await deadOrNothing(path);
-  await takeStartLock(lock, path);
-  const server = net.createServer({ pauseOnConnect: true });
+/** Connections wait, paused, until serve() hands them (and every later one) to the server. */
+function servable(server: net.Server): (onConnection: (sock: net.Socket) => void) => void {
   const early: net.Socket[] = [];
   let handler: ((sock: net.Socket) => void) | undefined;
   server.on('connection', (sock) => {
@@ -261,6 +257,28 @@ export async function bindSocket(path: string): Promise<BoundSocket> {
       sock.resume();
     }
   });
+  return (onConnection) => {
+    handler = onConnection;
+    for (const sock of early.splice(0)) {
+      if (sock.destroyed) continue;
+      onConnection(sock);
+      sock.resume();
+    }
+  };
+}
+
+/**
+ * Claims the socket path for a server: refuses if another server answers there, is starting, or the path is unsafe. Call publish() once ready.
+ * A server started by `new -d` gets the socket its starter already claimed and published (socket-handoff.ts): it takes that one.
+ */
+export async function bindSocket(path: string): Promise<BoundSocket> {
+  if (process.env[HANDED_SOCKET_ENV] !== undefined) return takeHandedSocket(path);
+  ensureSocketDir(dirname(path));
+  const lock = `${path}.lock`;
+  await deadOrNothing(path);
+  await takeStartLock(lock, path);
+  const server = net.createServer({ pauseOnConnect: true });
+  const serve = servable(server);
   let temp: string;
   try {
     // Under the lock nobody else removes or publishes: a dead socket still here is the one probed.
@@ -312,14 +330,80 @@ export async function bindSocket(path: string): Promise<BoundSocket> {
       dropTemp();
       unlock(lock);
     },
-    serve(onConnection) {
-      handler = onConnection;
-      for (const sock of early.splice(0)) {
-        if (sock.destroyed) continue;
-        onConnection(sock);
-        sock.resume();
-      }
-    },
+    serve,
     release,
   };
+}
+
+/**
+ * Set by the starter that claimed and published the socket itself (`new -d`, src/server/socket-handoff.ts) for the
+ * server it starts: "FD DEV:INO", the listening socket it passes as descriptor FD, and the file it put at the path.
+ */
+export const HANDED_SOCKET_ENV = 'CASTELLAN_HANDED_SOCKET';
+
+/**
+ * The socket a starter claimed, published and passed down (HANDED_SOCKET_ENV): connections made since wait in its
+ * backlog until serve(). Refused unless the descriptor is a Unix socket and the path still names the file the starter published: a path taken by another server meanwhile is never served here.
+ */
+async function takeHandedSocket(path: string): Promise<BoundSocket> {
+  const said = process.env[HANDED_SOCKET_ENV] ?? '';
+  // Read once: no pane of this server inherits it.
+  delete process.env[HANDED_SOCKET_ENV];
+  const m = /^([3-9]|[1-9]\d{1,3}) (\d{1,20}):(\d{1,20})$/.exec(said);
+  if (!m) throw new SocketClaimError('EUNSAFE', `${HANDED_SOCKET_ENV} is not "FD DEV:INO"; not serving a socket from it`);
+  const fd = Number(m[1]);
+  let isSocket = false;
+  try {
+    isSocket = fstatSync(fd).isSocket();
+  } catch {
+    /* not open */
+  }
+  if (!isSocket) throw new SocketClaimError('EUNSAFE', `descriptor ${fd} handed down for ${path} is not a socket`);
+  const mine = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+  if (!mine?.isSocket() || `${mine.dev}:${mine.ino}` !== `${m[2]}:${m[3]}`) {
+    closeQuietly(fd);
+    throw new SocketClaimError('EALREADY', `${path} is no longer the socket handed to this server`);
+  }
+  const server = net.createServer({ pauseOnConnect: true });
+  const serve = servable(server);
+  try {
+    await new Promise<void>((resolve, reject) => {
+      server.once('error', reject);
+      server.listen({ fd }, () => {
+        server.off('error', reject);
+        resolve();
+      });
+    });
+  } catch (e) {
+    closeQuietly(fd);
+    throw new SocketClaimError('EUNSAFE', `descriptor ${fd} handed down for ${path} cannot be listened on: ${(e as Error).message}`);
+  }
+  // A Unix socket (Node has no name for a pipe it did not bind itself), not a TCP port: that has an address.
+  if (server.address() !== null) {
+    server.close();
+    throw new SocketClaimError('EUNSAFE', `descriptor ${fd} handed down for ${path} is not a Unix socket`);
+  }
+  let released = false;
+  const release = () => {
+    if (released) return;
+    released = true;
+    const now = lstatSync(path, { bigint: true, throwIfNoEntry: false });
+    if (now && now.dev === mine.dev && now.ino === mine.ino) {
+      try {
+        unlinkSync(path);
+      } catch {
+        /* gone already */
+      }
+    }
+  };
+  server.on('close', release);
+  return { server, path, publish() {}, serve, release };
+}
+
+function closeQuietly(fd: number): void {
+  try {
+    closeSync(fd);
+  } catch {
+    /* closed */
+  }
 }

@@ -31,7 +31,7 @@ export async function openSession(ctx: CliContext, o: { create: boolean; detache
   if (!running) {
     // Only when no server runs (as startDaemon): the snapshot store and its schemas are no attached client's business.
     const { restoreChoice } = await import('../restore-choice.js');
-    const restore = await restoreChoice(ctx, { stdin: process.stdin, stdout: process.stdout });
+    const restore = await restoreChoice(ctx);
     const { startDaemon } = await import('../../server/daemon.js');
     // Detached, return once the socket is at its path (a script's next call waits there until the server serves it);
     // attaching, once it answers. A start that will not restore sets the old snapshot aside as it loads: that is
