@@ -445,7 +445,7 @@ export class ClientApp {
         return;
       case 'client.jump-waiting': {
         const target = this.alerts.pop();
-        if (!target) return jumpElsewhere((text) => this.notify({ level: 'info', text }, 6000));
+        if (!target) return jumpElsewhere((text) => this.notify({ level: 'info', text }, 6000), undefined, this.io.switchTo?.bind(this.io));
         // A pane that is gone by now is skipped: try the next one.
         this.api.request('client.action', { action: { type: 'pane.focus', pane: target } }).catch(() => this.run(cmd));
         return;

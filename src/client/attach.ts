@@ -3,6 +3,7 @@ import { ApiClient, type Pushed } from '../api/client.js';
 import type { Paths } from '../platform/paths.js';
 import type { ClientApp, ClientConfig } from './app.js';
 import type { SwitchTarget } from './chooser/index.js';
+import { arrivalNotice, hopPlace, type Place } from './machine-hop.js';
 import { reconnect } from './reconnect.js';
 import { ENTER, LEAVE } from './terminal.js';
 import { capYoungGeneration, skipOptimizingCompiler } from './young-generation.js';
@@ -26,7 +27,7 @@ interface Attached {
   offEarly: () => void;
 }
 
-type Ended = { kind: 'exit'; code: number } | { kind: 'switch'; next: Attached; pane?: string } | { kind: 'lost' };
+type Ended = { kind: 'exit'; code: number } | { kind: 'switch'; next: Attached; place: Place; pane?: string } | { kind: 'lost' } | { kind: 'home'; message: string };
 
 /** Another session's server gets this long to take the client before the switch is given up (the client stays). */
 const SWITCH_MS = 3000;
@@ -61,28 +62,48 @@ export async function attach(o: AttachOpts): Promise<number> {
   const loading = import('./app.js');
   // Never an unhandled rejection while connecting: awaited (and thrown) below.
   loading.catch(() => {});
-  let conn = await connect(o.paths.socket, params(o.window), undefined, o.open);
+  let place: Place = { socket: o.paths.socket, ...(o.open ? { open: o.open } : {}), ...(o.reconnect ? { machine: o.reconnect.machine } : {}) };
+  let conn = await connect(place.socket, params(o.window), undefined, place.open);
   const { ClientApp: App } = await loading;
   let focus: string | undefined;
   stdin.setRawMode(true);
   stdin.setEncoding('utf8');
   for (;;) {
-    const r = await runClient(App, o, conn, focus, size, params);
+    const r = await runClient(App, o, conn, place, focus, size, params);
     if (r.kind === 'exit') return r.code;
+    focus = undefined;
+    if (r.kind === 'switch') {
+      conn = r.next;
+      place = r.place;
+      focus = r.pane;
+      continue;
+    }
     if (r.kind === 'lost') {
       // The link died: the last screen stays, marked stale, until a fresh connection redraws it (or the user quits).
-      const back = await reconnect({ stdin, stdout, machine: o.reconnect?.machine ?? '?', connect: () => connect(o.paths.socket, params(), 10_000, o.open), discard: (c) => c.api.close() });
-      if (!back) {
+      const at = place;
+      const back = await reconnect({ stdin, stdout, machine: at.machine ?? '?', connect: () => connect(at.socket, params(), 10_000, at.open), discard: (c) => c.api.close() });
+      if (back) {
+        conn = back;
+        continue;
+      }
+      if (!place.home) {
         restoreTerminal(o);
         stdout.write('[lost server]\n');
         return 1;
       }
-      conn = back;
-      focus = undefined;
-      continue;
     }
-    conn = r.next;
-    focus = r.pane;
+    // Leaving another machine's session that this client hopped to: back to the local session it came from.
+    const home = place.home!;
+    const why = r.kind === 'home' ? r.message : `[left machine ${place.machine}: link down]`;
+    try {
+      conn = await connect(home.socket, params(), SWITCH_MS);
+    } catch (e) {
+      restoreTerminal(o);
+      stdout.write(`${why}\n[session ${home.session} here does not answer either: ${(e as Error).message}]\n`);
+      return 1;
+    }
+    conn.early.push({ notice: { level: 'info', message: `back from machine ${place.machine} ${why}` } });
+    place = { socket: home.socket };
   }
 }
 
@@ -101,7 +122,7 @@ function restoreTerminal(o: AttachOpts): void {
 }
 
 /** One server's turn at this terminal, until detach, exit or a switch; whatever it added (listeners, handlers, the socket) is gone when it resolves. */
-function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, focus: string | undefined, size: () => { cols: number; rows: number }, params: (window?: string) => Record<string, unknown>): Promise<Ended> {
+function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, place: Place, focus: string | undefined, size: () => { cols: number; rows: number }, params: (window?: string) => Record<string, unknown>): Promise<Ended> {
   const { stdin, stdout } = o;
   const { api } = conn;
   let ended = false;
@@ -119,6 +140,7 @@ function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, focus: 
     process.off('SIGHUP', onHup);
     process.off('SIGTERM', onTerm);
     app.dispose();
+    offSession();
     api.close();
   };
   const exit = (message: string, code: number) => {
@@ -128,20 +150,41 @@ function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, focus: 
     if (message) stdout.write(message + '\n');
     resolveEnd({ kind: 'exit', code });
   };
+  // The server (or the app) ends this client: a session on another machine that this one hopped to goes back home instead.
+  const leave = (message: string, code: number) => {
+    if (ended || !place.home) return exit(message, code);
+    release();
+    resolveEnd({ kind: 'home', message });
+  };
   const switchTo = async (t: SwitchTarget) => {
     if (ended) throw new Error('this client is leaving');
+    // Another machine's session: this client's terminal moves there over an ssh bridge opened here.
+    const to: Place = t.machine ? hopPlace(o.paths, place, appSession(), t.machine, t.machineSession) : { socket: t.socket ?? '' };
+    if (!to.open && !to.socket) throw new Error(`session ${t.session} has no socket`);
     // The other server takes the client before this one loses it: one that does not answer leaves it where it was.
-    const next = await connect(t.socket, params(t.window), SWITCH_MS);
+    const next = await connect(to.socket, params(t.window), to.open ? 10_000 : SWITCH_MS, to.open);
     if (ended) {
       next.api.close();
       throw new Error('this client has left');
     }
+    if (to.machine) next.early.push(arrivalNotice(to, t.session));
     release();
-    resolveEnd({ kind: 'switch', next, ...(t.pane ? { pane: t.pane } : {}) });
+    resolveEnd({ kind: 'switch', next, place: to, ...(t.pane ? { pane: t.pane } : {}) });
   };
+  let session = '';
+  const appSession = () => session;
   stdout.write(ENTER);
-  const app = new App(api, conn.cfg, { write: (s) => stdout.write(s), size, exit, switchTo });
+  const app = new App(api, conn.cfg, { write: (s) => stdout.write(s), size, exit: leave, switchTo });
   conn.offEarly();
+  // Which session this is (for the way home from another machine): the first frame's view names it.
+  const offSession = api.onMessage((m) => {
+    const v = (m.frame as { view?: { session?: unknown } } | undefined)?.view;
+    if (typeof v?.session === 'string') session = v.session;
+  });
+  for (const m of conn.early) {
+    const v = (m.frame as { view?: { session?: unknown } } | undefined)?.view;
+    if (typeof v?.session === 'string') session = v.session;
+  }
   for (const m of conn.early) app.onMessage(m);
   if (ended) return done;
   stdin.on('data', onData);
@@ -149,7 +192,7 @@ function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, focus: 
   stdin.resume();
   stdout.on('resize', onResize);
   api.onClosed(() => {
-    if (!o.reconnect) return exit('[lost server]', 1);
+    if (!place.machine) return exit('[lost server]', 1);
     if (ended) return;
     release();
     resolveEnd({ kind: 'lost' });

@@ -1,10 +1,9 @@
 // `attach --machine`: when the ssh link dies, the last screen stays (marked stale on its bottom row), keys reach no
 // remote pane, and the client connects again with bounded backoff until it is back or the user quits (q or C-c).
 
-/** The waits between attempts: 0.5 s doubling to 8 s, then 8 s for as long as it takes. */
-export function backoff(attempt: number, firstMs = 500, maxMs = 8000): number {
-  return Math.min(maxMs, firstMs * 2 ** Math.min(attempt, 16));
-}
+import { backoff } from '../machines/cli-door.js';
+
+export { backoff };
 
 export interface ReconnectOpts<T> {
   stdin: NodeJS.ReadStream;

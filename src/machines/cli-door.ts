@@ -4,6 +4,7 @@
 import type { RpcClient } from '../platform/rpc-client.js';
 import type { WhereContext } from './where.js';
 
+export { backoff } from './backoff.js';
 export { cleanRemote, cleanRemoteAnsi, cleanRemoteDeep, cleanRemoteLines, terminalJson } from './sanitize.js';
 
 /** The name that means this machine in --machine and in listings. */

@@ -7,7 +7,8 @@ export { connectMachine, type MachineClient, type ConnectOptions } from './conne
 export { runBridge } from './bridge.js';
 export { MachineError, type MachineErrorCode } from './errors.js';
 export { cleanRemote, cleanRemoteLines, cleanRemoteAnsi, cleanRemoteDeep, terminalJson } from './sanitize.js';
-export { findMachine, openMachine, type WhereContext } from './where.js';
-export { connectWhere, isRemote } from './cli-door.js';
+export { connectNamed, findMachine, machineTimeouts, openMachine, openNamed, type WhereContext } from './where.js';
+export { requestThroughDrops, type ThroughDropsOptions } from './through-drops.js';
+export { backoff, connectWhere, isRemote } from './cli-door.js';
 export { acrossMachines, type MachineResult } from './across.js';
 export { rememberPanes, lastKnown, type LastKnown } from './last-known.js';

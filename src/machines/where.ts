@@ -36,7 +36,13 @@ export function openMachine(ctx: WhereContext, m: MachineProfile, o: { deadlineM
   return connectMachine(m, { ssh: ctx.paths.sshProgram, env: ctx.env, deadlineMs: o.deadlineMs ?? t.connectMs, probeMs: t.probeMs });
 }
 
-/** The client for a named remote machine (cli-door's connectWhere decides local or remote, then loads this). */
-export async function connectNamed(ctx: WhereContext, machine: string): Promise<RpcClient> {
-  return (await openMachine(ctx, findMachine(ctx.paths, machine))).client;
+/** A named machine's connection with its hello (which server answered: `requestThroughDrops` checks it is the same one). */
+export function openNamed(ctx: WhereContext, machine: string): Promise<MachineClient> {
+  return openMachine(ctx, findMachine(ctx.paths, machine));
+}
+
+/** The client for a named remote machine (cli-door's connectWhere decides local or remote, then loads this); `session` overrides the profile's. */
+export async function connectNamed(ctx: WhereContext, machine: string, o: { session?: string } = {}): Promise<RpcClient> {
+  const p = findMachine(ctx.paths, machine);
+  return (await openMachine(ctx, o.session === undefined ? p : { ...p, session: o.session })).client;
 }

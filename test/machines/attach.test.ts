@@ -56,13 +56,15 @@ test('attach --machine draws the remote session, types into it, and reconnects w
   assert.equal((await remote.call<{ panes: unknown[] }>('pane.list')).panes.length, 1, 'the remote pane lives on');
 });
 
-test('attach --machine: q while the link is down and the host unreachable leaves with [lost server]', { skip, timeout: 120_000 }, async (t) => {
+test('a -t SESSION@MACHINE (tmux\'s target, the machine after @) attaches there; q while the link is down and the host unreachable leaves with [lost server]', { skip, timeout: 120_000 }, async (t) => {
   const { local, remote, sshd } = await startMachines(t);
-  assert.equal((await remote.cli(['server', 'start'])).code, 0);
+  assert.equal((await remote.cli(['--session', 'work', 'server', 'start'])).code, 0);
   await local.cli(['machine', 'add', 'box', 'castellan-test']);
-  const h = await startAttached(local, { args: ['attach', '--machine', 'box'], timeoutMs: 30_000, prompt: false });
+  remote.onCleanup(() => remote.cli(['--session', 'work', 'server', 'stop']));
+  assert.equal((await remote.cli(['--session', 'work', 'pane', 'send', '--pane', 'w1:p1', '--enter', 'PS1="work$ "'])).code, 0);
+  const h = await startAttached(local, { args: ['a', '-t', 'work@box'], timeoutMs: 30_000, prompt: false });
   local.onCleanup(() => h.kill());
-  await h.waitForText(/\$ /, { timeoutMs: 15_000 });
+  await h.waitForText(/work\$ /, { timeoutMs: 15_000 });
   await sshd.stop();
   const ssh = sshChild(h.proc.pid);
   if (ssh) process.kill(ssh, 'SIGKILL');

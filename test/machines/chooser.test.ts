@@ -4,11 +4,12 @@ import assert from 'node:assert/strict';
 import { test } from 'node:test';
 import { sshdSkipReason } from '../support/sshd.js';
 import { startAttached } from '../support/term-harness.js';
+import { waitFor } from '../support/wait-for.js';
 import { startMachines } from './fixture.js';
 
 const skip = sshdSkipReason();
 
-test('prefix s lists a remote machine with its blocked agent, and a down one stale with what it last showed; Enter names the command', { skip, timeout: 180_000 }, async (t) => {
+test('prefix s lists a remote machine with its blocked agent, and a down one stale with what it last showed', { skip, timeout: 180_000 }, async (t) => {
   const { local, remote } = await startMachines(t);
   assert.equal((await remote.cli(['server', 'start'])).code, 0);
   await local.cli(['machine', 'add', 'box', 'castellan-test']);
@@ -29,6 +30,47 @@ test('prefix s lists a remote machine with its blocked agent, and a down one sta
   // Unfold box and find its agent with the badge.
   h.write('/claude');
   await h.waitForText(/w1:p1 .*claude .*blocked/, { timeoutMs: 10_000 });
+});
+
+test('Enter on another machine\'s row moves this client there (keys reach its pane); prefix d comes back; prefix j jumps to a remote agent that waits', { skip, timeout: 240_000 }, async (t) => {
+  const { local, remote } = await startMachines(t);
+  assert.equal((await remote.cli(['server', 'start'])).code, 0);
+  await local.cli(['machine', 'add', 'box', 'castellan-test']);
+  // Each shell's prompt names its side, so the screen proves which server drew it.
+  await remote.call('pane.send_text', { pane_id: 'w1:p1', text: 'PS1="remote$ "', enter: true });
+  const h = await startAttached(local, { timeoutMs: 30_000 });
+  local.onCleanup(() => h.kill());
+  await local.call('pane.send_text', { pane_id: 'w1:p1', text: 'PS1="local$ "; clear', enter: true });
+  await h.waitForText(/local\$ /, { timeoutMs: 15_000 });
+
+  h.prefix('s');
+  await h.waitForText(/default@box +\(1 window\)(?! +\[stale)/, { timeoutMs: 30_000 });
+  h.write('j');
+  await h.waitForText(/default@box: on another machine, Enter moves this client there/, { timeoutMs: 10_000 });
   h.write('\r');
-  await h.waitForText(/is on machine (box|gone): detach \(prefix d\) and run {2}castellan attach --machine (box|gone)/, { timeoutMs: 10_000 });
+  await h.waitForText(/on machine box \(session default@box\); prefix d comes back to session default here/, { timeoutMs: 30_000 });
+  await h.waitForText(/remote\$ /, { timeoutMs: 15_000 });
+  assert.equal((await remote.call<{ clients: number }>('ping')).clients, 1, 'the remote server has this client');
+  await waitFor(async () => (await local.call<{ clients: number }>('ping')).clients === 0, { timeoutMs: 10_000, message: 'the local server to see the client leave' });
+  h.write('echo hi-$((6*7))\r');
+  await h.waitForText(/^│?hi-42/m, { timeoutMs: 15_000 });
+  assert.match((await remote.call<{ text: string }>('pane.read', { pane_id: 'w1:p1' })).text, /hi-42/, 'the keys reached the remote pane');
+
+  h.prefix('d');
+  await h.waitForText(/back from machine box \[detached \(from session default\)\]/, { timeoutMs: 30_000 });
+  await h.waitForText(/local\$ /, { timeoutMs: 15_000 });
+  assert.equal(h.exit, undefined, 'the client stays, here');
+  await waitFor(async () => (await local.call<{ clients: number }>('ping')).clients === 1, { timeoutMs: 10_000, message: 'the local server to have the client back' });
+  await waitFor(async () => (await remote.call<{ clients: number }>('ping')).clients === 0, { timeoutMs: 10_000, message: 'the remote server to see the client leave' });
+
+  // A remote agent turns blocked; the chooser's look (opened and closed) is what prefix j knows of other machines.
+  await remote.call('pane.report_agent', { pane_id: 'w1:p1', agent: 'claude', state: 'blocked', source: 'hook', message: 'may I run rm?' });
+  h.prefix('s');
+  await h.waitForText(/default@box +\(1 window\) +1 needs you(?! +\[stale)/, { timeoutMs: 30_000 });
+  h.write('q');
+  await h.waitForNoText(/default@box/, { timeoutMs: 10_000 });
+  h.prefix('j');
+  await h.waitForText(/on machine box/, { timeoutMs: 30_000 });
+  await h.waitForText(/remote\$ /, { timeoutMs: 15_000 });
+  assert.equal((await remote.call<{ clients: number }>('ping')).clients, 1, 'prefix j moved this client to the remote agent');
 });

@@ -1,7 +1,8 @@
 // `castellan attach` (tmux: attach, a): attach this terminal to a session that runs, or that a snapshot brings back.
 import { resolvePaths } from '../../platform/paths.js';
 import { probeSocket } from '../../server/socket-bind.js';
-import { type CliContext, defineCommand, EXIT } from '../define-command.js';
+import { LOCAL_NAME } from '../../machines/cli-door.js';
+import { type CliContext, defineCommand, EXIT, UsageError } from '../define-command.js';
 
 /** tmux's `attach -t NAME` and `new -s NAME` name the session after the command; both mean --session NAME here. */
 export function forSession(ctx: CliContext, name: string | undefined): CliContext {
@@ -49,13 +50,16 @@ export async function openSession(ctx: CliContext, o: { create: boolean; detache
   return attach({ paths: ctx.paths, stdin: process.stdin, stdout: process.stdout, window: o.window });
 }
 
-/** `attach --machine NAME`: a full client over the ssh bridge; nothing is started on the other host. */
-async function attachMachine(ctx: CliContext, machine: string, window: string | undefined): Promise<number> {
+/** `attach --machine NAME` (or `-t SESSION@NAME`): a full client over the ssh bridge; nothing is started on the other host. */
+async function attachMachine(ctx: CliContext, machine: string, window: string | undefined, session?: string): Promise<number> {
+  const { connectNamed, sessionProblem } = await import('../../machines/index.js');
+  const bad = session === undefined ? undefined : sessionProblem(session);
+  if (bad) throw new UsageError(bad);
   if (!process.stdin.isTTY || !process.stdout.isTTY) {
     ctx.err('castellan: not a terminal, so nothing to attach');
     return EXIT.error;
   }
-  const { connectWhere } = await import('../../machines/index.js');
+  const connectWhere = (c: CliContext, m: string) => connectNamed(c, m, session === undefined ? {} : { session });
   // Connect before the client takes the terminal: a machine that is down is a plain error message, not a blank screen.
   let first: Awaited<ReturnType<typeof connectWhere>> | undefined = await connectWhere(ctx, machine);
   process.env.NODE_ENV = 'production';
@@ -71,10 +75,10 @@ async function attachMachine(ctx: CliContext, machine: string, window: string | 
 
 export default defineCommand({
   name: 'attach',
-  usage: 'castellan attach [-t NAME] [--window w2] [--machine NAME]   (tmux: attach, a, at, attach-session)',
+  usage: 'castellan attach [-t NAME | -t SESSION@MACHINE] [--window w2] [--machine NAME]   (tmux: attach, a, at, attach-session)',
   summary: 'Attach this terminal to a running session, or to one its snapshot brings back; a session that is neither is an error, as in tmux (castellan new creates).',
   details: [
-    '  -t, --target NAME  the session to attach to (same as --session NAME)',
+    '  -t, --target NAME  the session to attach to (same as --session NAME); SESSION@MACHINE (or @MACHINE) is one on another machine',
     '  -d, --detached     bring the session back if needed and return without attaching',
     '  --machine NAME     attach to the session of another machine (castellan machine add) over ssh; its server must run',
   ].join('\n'),
@@ -84,8 +88,29 @@ export default defineCommand({
     detached: { type: 'boolean', short: 'd' },
     machine: { type: 'string' },
   },
-  run: (outer, { values }) =>
-    values.machine !== undefined && values.machine !== 'local'
-      ? attachMachine(outer, String(values.machine), values.window as string | undefined)
-      : openSession(forSession(outer, values.target as string | undefined), { create: false, detached: !!values.detached, window: values.window as string | undefined }),
+  run: (outer, { values }) => {
+    const to = machineTarget(values.target as string | undefined, values.machine as string | undefined);
+    if (to.machine !== undefined && values.detached) throw new UsageError('-d is for a session here: castellan never starts anything on another machine');
+    return to.machine !== undefined
+      ? attachMachine(outer, to.machine, values.window as string | undefined, to.session)
+      : openSession(forSession(outer, to.session), { create: false, detached: !!values.detached, window: values.window as string | undefined });
+  },
 });
+
+/**
+ * `-t SESSION@MACHINE` (tmux's target, with the machine after `@`; `-t @MACHINE` is that machine's own session) and
+ * `--machine NAME`, as one place. Session names never hold `@`, so the split is unambiguous (the session part is
+ * checked with the machine room's rule when it is loaded).
+ */
+export function machineTarget(target: string | undefined, machine: string | undefined): { session?: string; machine?: string } {
+  const at = target?.lastIndexOf('@') ?? -1;
+  const session = target === undefined ? undefined : at === -1 ? target : target.slice(0, at) || undefined;
+  const named = at === -1 ? undefined : target!.slice(at + 1);
+  if (named !== undefined && !named) throw new UsageError(`-t ${clip(target!)}: name a machine after '@' (castellan machine list)`);
+  if (named !== undefined && machine !== undefined && named !== machine) throw new UsageError(`-t names machine ${clip(named)} and --machine names ${clip(machine)}: give one`);
+  const m = named ?? machine;
+  if (m === undefined || m === LOCAL_NAME) return session === undefined ? {} : { session };
+  return { machine: m, ...(session === undefined ? {} : { session }) };
+}
+
+const clip = (s: string): string => JSON.stringify(s.slice(0, 80));

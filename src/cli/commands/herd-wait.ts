@@ -1,7 +1,7 @@
 // `castellan herd wait`: block until panes' agents reach a state; exit 0, 124 on timeout, 4 if a pane goes away.
 import { RpcError } from '../../api/client.js';
 import { AGENT_STATES, type AgentState } from '../../core/types.js';
-import { cleanRemote, connectWhere, isRemote, terminalJson } from '../../machines/cli-door.js';
+import { cleanRemote, isRemote, machinesRoom, terminalJson } from '../../machines/cli-door.js';
 import { intArg, listArg, paneArg } from '../cli-util.js';
 import { defineCommand, EXIT, UsageError } from '../define-command.js';
 
@@ -42,7 +42,10 @@ export default defineCommand({
     if (values.any && values.all) throw new UsageError('--any and --all exclude each other');
     const t = intArg(values['timeout-ms'], 'timeout-ms', 0, 7 * 24 * 3600 * 1000) ?? 60_000;
     const timeoutMs = t === 0 ? 7 * 24 * 3600 * 1000 : t;
-    const api = await connectWhere(ctx, values.machine);
+    // Another machine: its connection with the hello, so a dropped link can be connected again to the same server.
+    const room = isRemote(values.machine) ? await machinesRoom() : undefined;
+    const first = room ? await room.openNamed(ctx, String(values.machine)) : undefined;
+    const api = first ? first.client : await ctx.connect();
     let parent: string | undefined;
     if (values.children) {
       parent = panes[0] ?? paneArg(ctx, '.', { required: true })!;
@@ -64,16 +67,18 @@ export default defineCommand({
     const local = new Promise<never>((_, reject) => {
       timer = setTimeout(() => reject(new RpcError('timeout', `no match within ${timeoutMs} ms`)), timeoutMs + 250);
     });
+    const until = Date.now() + timeoutMs;
+    const ask = (c: typeof api, ms: number) =>
+      c.request<{ event: Record<string, unknown>; matched: string[]; states: Record<string, AgentState> }>('events.wait', {
+        panes,
+        states,
+        mode: values.all || (values.children && !values.any) ? 'all' : 'any',
+        timeout_ms: ms,
+      });
     try {
-      const r = await Promise.race([
-        api.request<{ event: Record<string, unknown>; matched: string[]; states: Record<string, AgentState> }>('events.wait', {
-          panes,
-          states,
-          mode: values.all || (values.children && !values.any) ? 'all' : 'any',
-          timeout_ms: timeoutMs,
-        }),
-        local,
-      ]);
+      // A remote wait outlives a dropped ssh link: connected again with bounded backoff, it asks again with the time left.
+      const asking = room && first ? room.requestThroughDrops(ctx, String(values.machine), first, ask, { until, say: (l) => ctx.err(`castellan herd wait: ${cleanRemote(l)}`) }) : ask(api, timeoutMs);
+      const r = await Promise.race([asking, local]);
       if (values.json) ctx.out(terminalJson(r.event));
       else ctx.out((isRemote(values.machine) ? cleanRemote : String)(`${r.matched.join(', ')}: ${r.matched.map((p) => r.states[p]).join(', ')}`));
       return EXIT.ok;

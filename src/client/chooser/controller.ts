@@ -22,10 +22,13 @@ export interface ChooserHost {
   machines?: () => Promise<MachineLister>;
 }
 
-/** A pane (or window) of another session, and the socket of the server that owns it. */
+/** A pane (or window) of another session, and the socket of the server that owns it (or the machine it is on). */
 export interface SwitchTarget {
   session: string;
-  socket: string;
+  socket?: string;
+  /** A session of another machine (its profile's session unless `machineSession` names another): reached over ssh from this client. */
+  machine?: string;
+  machineSession?: string;
   window?: string;
   pane?: string;
 }
@@ -141,16 +144,17 @@ export class ChooserController {
       this.h.render();
     };
     const here = this.h.where().session;
-    // Another machine's session: its own client over ssh (the remote panes take no keys through this one).
-    if (t.machine) return say(`${t.session} is on machine ${t.machine}: detach (prefix d) and run  castellan attach --machine ${t.machine}`);
-    if (!t.socket || !this.h.switchTo) return say(`session ${t.session} did not answer: staying in session ${here}`);
-    // As tmux's switch-client: the client leaves this server for the other session's, which owns the chosen pane.
+    if (t.machine && !this.h.switchTo) return say(`${t.session} is on machine ${t.machine}: detach (prefix d) and run  castellan attach --machine ${t.machine}`);
+    if ((!t.socket && !t.machine) || !this.h.switchTo) return say(`session ${t.session} did not answer: staying in session ${here}`);
+    // As tmux's switch-client: the client leaves this server for the other session's, which owns the chosen pane; on
+    // another machine that is an ssh bridge opened by this client, and detaching there comes back here.
     this.switching = true;
-    say(`switching to session ${t.session}…`);
+    say(t.machine ? `connecting to machine ${t.machine}…` : `switching to session ${t.session}…`);
+    const where = t.machine ? { machine: t.machine } : { socket: t.socket };
     this.h
-      .switchTo({ session: t.session, socket: t.socket, ...(t.window ? { window: t.window } : {}), ...(t.pane ? { pane: t.pane } : {}) })
+      .switchTo({ session: t.session, ...where, ...(t.window ? { window: t.window } : {}), ...(t.pane ? { pane: t.pane } : {}) })
       .then(() => this.stop())
-      .catch((e: Error) => say(`session ${t.session} does not answer: staying in session ${here} (${e.message})`))
+      .catch((e: Error) => say(`${t.machine ? `machine ${t.machine}` : `session ${t.session}`} does not answer: staying in session ${here} (${e.message})`))
       .finally(() => (this.switching = false));
   }
 

@@ -5,4 +5,4 @@ export { ChooserController, type ChooserHost, type SwitchTarget } from './contro
 export { loadPreview, loadTree } from './load.js';
 export { buildRows, needsMe, targetOf, type ChooserPane, type ChooserSession, type ChooserWindow } from './tree.js';
 export { chooserLines } from './lines.js';
-export { jumpElsewhere, machineLister, waitingElsewhere, watchMachines, type MachineLister } from './machines.js';
+export { firstWaitingElsewhere, jumpElsewhere, machineLister, waitingElsewhere, watchMachines, type MachineLister } from './machines.js';

@@ -43,7 +43,7 @@ export function chooserLines(s: ChooserState, theme: Theme, cols: number, rows: 
     ? ` choose · filter: ${s.filter}${s.filtering ? '█' : ''}${mode}   (Esc clears · Tab keeps · Enter switches)`
     : ` choose a pane${mode} — ↑↓ jk move · ←→ fold · / filter · n needs me · Enter switch · q close`;
   const selected = list.find((r) => r.key === s.cursor);
-  const previewTitle = s.preview ? ` preview: ${s.preview.pane}` : selected && s.sessions.find((x) => x.name === selected.session)?.machine ? ` ${selected.session}: on another machine${selected.stale ? ` (stale: ${selected.stale})` : ''}, Enter says how to attach there` : selected && selected.session !== s.sessions.find((x) => x.current)?.name ? ` session ${selected.session}: Enter moves this client there` : ' preview';
+  const previewTitle = s.preview ? ` preview: ${s.preview.pane}` : selected && s.sessions.find((x) => x.name === selected.session)?.machine ? ` ${selected.session}: on another machine${selected.stale ? ` (stale: ${selected.stale})` : ''}, Enter moves this client there` : selected && selected.session !== s.sessions.find((x) => x.current)?.name ? ` session ${selected.session}: Enter moves this client there` : ' preview';
   // The bottom of the screen is where a prompt or an agent's question is: blank rows below it are dropped first.
   const lines = s.preview?.lines ?? [];
   let end = lines.length;

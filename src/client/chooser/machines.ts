@@ -1,6 +1,7 @@
 // Other machines in the chooser and for `prefix j` (issue 31): every enabled profile's session, read in the background
 // over ssh (a key never waits on a host), shown meanwhile from its last known listing, dimmed and marked stale.
 import { windowsOf } from './load.js';
+import type { SwitchTarget } from './controller.js';
 import type { ChooserSession, ChooserWindow } from './tree.js';
 import { needsMe } from './tree.js';
 
@@ -148,14 +149,32 @@ export function waitingElsewhere(sessions: ChooserSession[] = lastRemote): strin
   }
   if (!hits.length) return undefined;
   const machines = [...new Set(sessions.filter((s) => s.windows.some((w) => w.panes.some(needsMe))).map((s) => s.machine))];
-  return `waiting on other machines: ${hits.slice(0, 3).join(', ')}${hits.length > 3 ? ` (+${hits.length - 3})` : ''} — castellan attach --machine ${machines[0]}`;
+  return `waiting on other machines: ${hits.slice(0, 3).join(', ')}${hits.length > 3 ? ` (+${hits.length - 3})` : ''} — prefix j jumps there (or castellan attach --machine ${machines[0]})`;
+}
+
+/** The first agent on another machine that needs the user (the last look), as the place a client jumps to. */
+export function firstWaitingElsewhere(sessions: ChooserSession[] = lastRemote): SwitchTarget | undefined {
+  for (const s of sessions) {
+    for (const w of s.windows) {
+      const p = w.panes.find(needsMe);
+      if (p && s.machine) return { session: s.name, machine: s.machine, window: w.id, pane: p.id };
+    }
+  }
+  return undefined;
 }
 
 /**
- * `prefix j` with no pane here waiting: names what waits on other machines (from the last look), and looks again in
- * the background, saying so when that finds something the last look did not.
+ * `prefix j` with no pane here waiting. An agent on another machine known to wait (the last look): the client moves to
+ * it (`jump`, as the chooser's Enter does). None known: says so and looks again in the background, naming what that
+ * finds (the next `prefix j` goes there).
  */
-export function jumpElsewhere(say: (text: string) => void, lister: () => Promise<MachineLister> = machineLister): void {
+export function jumpElsewhere(say: (text: string) => void, lister: () => Promise<MachineLister> = machineLister, jump?: (t: SwitchTarget) => Promise<void>): void {
+  const target = firstWaitingElsewhere();
+  if (target && jump) {
+    say(`jumping to ${target.pane}@${target.machine}…`);
+    jump(target).catch((e: Error) => say(`machine ${target.machine} does not answer: staying here (${String(e.message).slice(0, 200)})`));
+    return;
+  }
   const before = waitingElsewhere();
   say(before ? `no pane here is waiting for you; ${before}` : 'no pane is waiting for you');
   let stop: (() => void) | undefined = undefined;
