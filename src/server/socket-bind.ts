@@ -271,8 +271,8 @@ function servable(server: net.Server): (onConnection: (sock: net.Socket) => void
  * Claims the socket path for a server: refuses if another server answers there, is starting, or the path is unsafe. Call publish() once ready.
  * A server started by `new -d` gets the socket its starter already claimed and published (socket-handoff.ts): it takes that one.
  */
-export async function bindSocket(path: string): Promise<BoundSocket> {
-  if (process.env[HANDED_SOCKET_ENV] !== undefined) return takeHandedSocket(path);
+export async function bindSocket(path: string, handedEnv: string = HANDED_SOCKET_ENV): Promise<BoundSocket> {
+  if (process.env[handedEnv] !== undefined) return takeHandedSocket(path, handedEnv);
   ensureSocketDir(dirname(path));
   const lock = `${path}.lock`;
   await deadOrNothing(path);
@@ -340,17 +340,19 @@ export async function bindSocket(path: string): Promise<BoundSocket> {
  * server it starts: "FD DEV:INO", the listening socket it passes as descriptor FD, and the file it put at the path.
  */
 export const HANDED_SOCKET_ENV = 'CASTELLAN_HANDED_SOCKET';
+/** The same for the host door (src/server/host), handed down with the session's socket by a starter that claimed both. */
+export const HANDED_HOST_ENV = 'CASTELLAN_HANDED_HOST';
 
 /**
  * The socket a starter claimed, published and passed down (HANDED_SOCKET_ENV): connections made since wait in its
  * backlog until serve(). Refused unless the descriptor is a Unix socket and the path still names the file the starter published: a path taken by another server meanwhile is never served here.
  */
-async function takeHandedSocket(path: string): Promise<BoundSocket> {
-  const said = process.env[HANDED_SOCKET_ENV] ?? '';
+async function takeHandedSocket(path: string, envName: string): Promise<BoundSocket> {
+  const said = process.env[envName] ?? '';
   // Read once: no pane of this server inherits it.
-  delete process.env[HANDED_SOCKET_ENV];
+  delete process.env[envName];
   const m = /^([3-9]|[1-9]\d{1,3}) (\d{1,20}):(\d{1,20})$/.exec(said);
-  if (!m) throw new SocketClaimError('EUNSAFE', `${HANDED_SOCKET_ENV} is not "FD DEV:INO"; not serving a socket from it`);
+  if (!m) throw new SocketClaimError('EUNSAFE', `${envName} is not "FD DEV:INO"; not serving a socket from it`);
   const fd = Number(m[1]);
   let isSocket = false;
   try {

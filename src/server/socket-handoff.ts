@@ -10,7 +10,8 @@
 import { spawn } from 'node:child_process';
 import { closeSync, lstatSync, openSync, unlinkSync } from 'node:fs';
 import type { Paths } from '../platform/paths.js';
-import { bindSocket, type BoundSocket, HANDED_SOCKET_ENV, probePath, SocketClaimError } from './socket-bind.js';
+import { bindSocket, type BoundSocket, HANDED_HOST_ENV, HANDED_SOCKET_ENV, probePath, SocketClaimError } from './socket-bind.js';
+import { hostingOff, hostSocketPath } from './host/build.js';
 
 /** The listening descriptor of a bound socket, where Node has one (not on Windows). */
 function listenerFd(bound: BoundSocket): number | undefined {
@@ -33,6 +34,7 @@ async function serverIsThere(e: unknown, socket: string): Promise<boolean> {
 export async function startHandedOff(paths: Paths, cwd: string, spec: { args: string[]; env: NodeJS.ProcessEnv }): Promise<boolean> {
   // Only a server takes a handed socket: a starter that was given one by mistake claims its own.
   delete process.env[HANDED_SOCKET_ENV];
+  delete process.env[HANDED_HOST_ENV];
   let bound: BoundSocket;
   try {
     bound = await bindSocket(paths.socket);
@@ -57,23 +59,25 @@ export async function startHandedOff(paths: Paths, cwd: string, spec: { args: st
     throw e;
   }
   const mine = lstatSync(paths.socket, { bigint: true });
+  // The host door too (src/server/host): a `new -d -s B` run the moment this returns then queues to start B inside
+  // this server instead of starting a process of its own (the server would claim the door only once it has started).
+  const door = await claimDoorToHand(paths, spec.env);
   let child: ReturnType<typeof spawn>;
   try {
     const logFd = openSync(paths.serverLog, 'a', 0o600);
     try {
-      child = spawn(process.execPath, spec.args, {
-        cwd,
-        env: { ...spec.env, [HANDED_SOCKET_ENV]: `3 ${mine.dev}:${mine.ino}` },
-        detached: true,
-        stdio: ['ignore', logFd, logFd, fd],
-      });
+      const env: NodeJS.ProcessEnv = { ...spec.env, [HANDED_SOCKET_ENV]: `3 ${mine.dev}:${mine.ino}` };
+      if (door) env[HANDED_HOST_ENV] = `4 ${door.id}`;
+      child = spawn(process.execPath, spec.args, { cwd, env, detached: true, stdio: ['ignore', logFd, logFd, fd, ...(door ? [door.fd] : [])] });
     } finally {
       closeSync(logFd);
     }
   } catch (e) {
+    door?.drop();
     drop();
     throw e;
   }
+  door?.closeOurs();
   // In the same turn as the spawn, before this process's loop could accept anything: the server's descriptor keeps
   // the socket listening, and closing ours must not remove the path (bound.release does, on close).
   bound.server.removeAllListeners('close');
@@ -85,9 +89,43 @@ export async function startHandedOff(paths: Paths, cwd: string, spec: { args: st
     setImmediate(() => resolve(undefined));
   });
   if (failed) {
+    door?.drop();
     const now = lstatSync(paths.socket, { bigint: true, throwIfNoEntry: false });
     if (now && now.dev === mine.dev && now.ino === mine.ino) unlinkSync(paths.socket);
     throw new Error(`the server could not be started: ${failed.message}`);
   }
   return true;
+}
+
+/** The host door claimed and published for the server to be started, or undefined (hosting off, another host has it). */
+async function claimDoorToHand(paths: Paths, env: NodeJS.ProcessEnv): Promise<{ fd: number; id: string; closeOurs: () => void; drop: () => void } | undefined> {
+  if (hostingOff(env)) return undefined;
+  const path = hostSocketPath(paths.stateDir);
+  let bound: BoundSocket;
+  try {
+    bound = await bindSocket(path);
+  } catch {
+    return undefined;
+  }
+  const drop = () => {
+    bound.release();
+    bound.server.close();
+  };
+  const fd = listenerFd(bound);
+  if (fd === undefined) {
+    drop();
+    return undefined;
+  }
+  try {
+    bound.publish();
+  } catch {
+    drop();
+    return undefined;
+  }
+  const st = lstatSync(path, { bigint: true });
+  const closeOurs = () => {
+    bound.server.removeAllListeners('close');
+    bound.server.close();
+  };
+  return { fd, id: `${st.dev}:${st.ino}`, closeOurs, drop };
 }
