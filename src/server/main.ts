@@ -5,7 +5,7 @@ import type { Paths } from '../platform/paths.js';
 import { loadSnapshot, pruneAside, setAsideSnapshot } from '../restore/index.js';
 import { ServerSession } from './session.js';
 import { bindSocket, type BoundSocket } from './socket-bind.js';
-import { serve } from './socket-server.js';
+import { serve, type ServeHandle } from './socket-server.js';
 import { openHookDoor } from '../hookdoor/index.js';
 import { startNotify } from '../notify/index.js';
 import { hostProcess, openHostDoor } from './host/index.js';
@@ -64,6 +64,7 @@ export async function startSession(o: RunServerOpts): Promise<void> {
   const replaced = choice === false ? setAsideSnapshot(paths, 'replaced') : undefined;
   if (replaced) log(`restore: not restoring; the previous snapshot is kept as ${replaced} (castellan session restore ${paths.session} brings it back)`);
   const restore = choice === false ? { choice, ...(replaced ? { message: `the previous snapshot is kept aside for a day; castellan session restore ${paths.session} brings it back` } : {}) } : { ...(await loadSnapshot(paths)), choice };
+  let served: ServeHandle | undefined;
   const session = new ServerSession({
     restore,
     paths,
@@ -80,6 +81,8 @@ export async function startSession(o: RunServerOpts): Promise<void> {
       // Only our own socket inode is removed: a server that replaced ours keeps its path.
       bound.release();
       bound.server.close();
+      // Its connections too: the process may live on for other sessions, and a peer must see this one end.
+      served?.endAll();
       void door.then((d) => d?.close());
       void session.web.stop();
       notify.dispose();
@@ -90,7 +93,7 @@ export async function startSession(o: RunServerOpts): Promise<void> {
   hostProcess.add(paths.session, { log, save: () => session.snapshots?.save() ?? Promise.resolve(), shutdown: (why) => session.shutdown(why) });
   // The server is loaded and its session built: the socket goes to its path now, and connections wait (paused) until serve().
   bound.publish();
-  serve(bound, session, log);
+  served = serve(bound, session, log);
   // Foreground hook calls without a Node start (src/hookdoor/); without it they take the Node bridge.
   const door = openHookDoor({ socket: paths.socket, log });
   // The user's own [notify] command on blocked / done / exited (src/notify); nothing runs while it is unset.

@@ -42,6 +42,13 @@ class OutputBudget {
     this.socks.set(sock, id);
     sock.once('close', () => this.socks.delete(sock));
   }
+  /** Ends every connection (what is queued still goes out); one that is not gone a second later is destroyed. */
+  endAll(): void {
+    for (const sock of this.socks.keys()) {
+      sock.end();
+      setTimeout(() => sock.destroy(), 1000).unref();
+    }
+  }
   drop(sock: net.Socket, why: string): void {
     this.log(`dropping connection ${this.socks.get(sock) ?? '?'}: ${why}`);
     this.socks.delete(sock);
@@ -177,6 +184,8 @@ export function onLines(sock: net.Socket, cb: (line: Buffer) => void, tooLong: (
 export interface ServeHandle {
   /** Output waiting for slow readers, over all connections (bounded by OutputLimits.total). */
   queuedBytes(): number;
+  /** Ends every connection: the session stopped while its process lives on for other sessions (src/server/host). */
+  endAll(): void;
 }
 
 /** Serves the API on a claimed socket. */
@@ -204,7 +213,7 @@ export function serve(bound: BoundSocket, session: SessionApi, log: (m: string) 
     idle = idleCloser(sock, conn, lines.buffered, idleMs);
   });
   bound.server.on('error', (err) => log(`socket server: ${err.message}`));
-  return { queuedBytes: () => budget.queued() };
+  return { queuedBytes: () => budget.queued(), endAll: () => budget.endAll() };
 }
 
 /** Claims the socket path and serves the API on it (refuses when another server answers there). */

@@ -14,6 +14,6 @@ test('server status names the platform and backend; forced portable, it lists wh
   const envP = tempEnvFor(t, { env: { CASTELLAN_PLATFORM_BACKEND: 'portable' } });
   const p = await envP.cli(['server', 'status']);
   assert.match(p.stdout, /portable backend\) \(forced by CASTELLAN_PLATFORM_BACKEND=portable\)/);
-  assert.match(p.stdout, /no session ids/);
-  assert.equal(p.stdout.split('\n').filter((l) => l.includes('no session ids')).length, 1, 'said once');
+  assert.match(p.stdout, /sessions are read as ps's `sess` token/);
+  assert.equal(p.stdout.split('\n').filter((l) => l.includes('sess` token')).length, 1, 'said once');
 });

@@ -130,7 +130,9 @@ export async function startSshd(opts: { remotePath: string; variants?: Record<st
         'PasswordAuthentication no',
         'KbdInteractiveAuthentication no',
         `AllowUsers ${user}`,
-        `SetEnv PATH=${opts.remotePath}:/usr/local/bin:/usr/bin:/bin`,
+        // HOME too: bash run by sshd reads ~/.bashrc even for a command, and a developer's (pyenv init, a stale lock:
+        // 6-60 s) would stall every connection; the remote castellan wrapper sets its own HOME.
+        `SetEnv PATH=${opts.remotePath}:/usr/local/bin:/usr/bin:/bin HOME=${dir}`,
         'PrintMotd no',
         'LogLevel ERROR',
         ...variants.flatMap(([, lines], i) => [`Match LocalPort ${variantPorts[i]}`, ...lines.map((l) => `  ${l}`)]),
