@@ -35,38 +35,23 @@ export async function startHandedOff(paths: Paths, cwd: string, spec: { args: st
   // Only a server takes a handed socket: a starter that was given one by mistake claims its own.
   delete process.env[HANDED_SOCKET_ENV];
   delete process.env[HANDED_HOST_ENV];
-  let bound: BoundSocket;
+  let own: Handed | undefined;
   try {
-    bound = await bindSocket(paths.socket);
+    own = await claimToHand(paths.socket);
   } catch (e) {
     if (await serverIsThere(e, paths.socket)) return true;
     throw e;
   }
-  const drop = () => {
-    bound.release();
-    bound.server.close();
-  };
-  const fd = listenerFd(bound);
-  if (fd === undefined) {
-    drop();
-    return false;
-  }
-  try {
-    bound.publish();
-  } catch (e) {
-    drop();
-    if (await serverIsThere(e, paths.socket)) return true;
-    throw e;
-  }
-  const mine = lstatSync(paths.socket, { bigint: true });
+  if (!own) return false;
+  const { fd, drop } = own;
   // The host door too (src/server/host): a `new -d -s B` run the moment this returns then queues to start B inside
   // this server instead of starting a process of its own (the server would claim the door only once it has started).
-  const door = await claimDoorToHand(paths, spec.env);
+  const door = hostingOff(spec.env) ? undefined : await claimToHand(hostSocketPath(paths.stateDir)).catch(() => undefined);
   let child: ReturnType<typeof spawn>;
   try {
     const logFd = openSync(paths.serverLog, 'a', 0o600);
     try {
-      const env: NodeJS.ProcessEnv = { ...spec.env, [HANDED_SOCKET_ENV]: `3 ${mine.dev}:${mine.ino}` };
+      const env: NodeJS.ProcessEnv = { ...spec.env, [HANDED_SOCKET_ENV]: `3 ${own.id}` };
       if (door) env[HANDED_HOST_ENV] = `4 ${door.id}`;
       child = spawn(process.execPath, spec.args, { cwd, env, detached: true, stdio: ['ignore', logFd, logFd, fd, ...(door ? [door.fd] : [])] });
     } finally {
@@ -80,8 +65,7 @@ export async function startHandedOff(paths: Paths, cwd: string, spec: { args: st
   door?.closeOurs();
   // In the same turn as the spawn, before this process's loop could accept anything: the server's descriptor keeps
   // the socket listening, and closing ours must not remove the path (bound.release does, on close).
-  bound.server.removeAllListeners('close');
-  bound.server.close();
+  own.closeOurs();
   child.unref();
   // A spawn that failed says so before the next turn: the socket nobody will serve goes from the path.
   const failed = await new Promise<Error | undefined>((resolve) => {
@@ -91,22 +75,28 @@ export async function startHandedOff(paths: Paths, cwd: string, spec: { args: st
   if (failed) {
     door?.drop();
     const now = lstatSync(paths.socket, { bigint: true, throwIfNoEntry: false });
-    if (now && now.dev === mine.dev && now.ino === mine.ino) unlinkSync(paths.socket);
+    if (now && `${now.dev}:${now.ino}` === own.id) unlinkSync(paths.socket);
     throw new Error(`the server could not be started: ${failed.message}`);
   }
   return true;
 }
 
-/** The host door claimed and published for the server to be started, or undefined (hosting off, another host has it). */
-async function claimDoorToHand(paths: Paths, env: NodeJS.ProcessEnv): Promise<{ fd: number; id: string; closeOurs: () => void; drop: () => void } | undefined> {
-  if (hostingOff(env)) return undefined;
-  const path = hostSocketPath(paths.stateDir);
-  let bound: BoundSocket;
-  try {
-    bound = await bindSocket(path);
-  } catch {
-    return undefined;
-  }
+interface Handed {
+  fd: number;
+  /** DEV:INO of the socket at its path, for the server to check it is still the one handed. */
+  id: string;
+  /** Closes this process's copy in the same turn as the spawn, keeping the path (the server's descriptor listens on). */
+  closeOurs: () => void;
+  /** Gives the claim up: the path goes (while it is still ours), the socket closes. */
+  drop: () => void;
+}
+
+/**
+ * A socket claimed, listening and published at `path`, to be handed to a server; undefined where Node gives no
+ * descriptor to hand (nothing is left claimed). Throws what the claim or the publish threw (SocketClaimError).
+ */
+async function claimToHand(path: string): Promise<Handed | undefined> {
+  const bound = await bindSocket(path);
   const drop = () => {
     bound.release();
     bound.server.close();
@@ -118,12 +108,13 @@ async function claimDoorToHand(paths: Paths, env: NodeJS.ProcessEnv): Promise<{ 
   }
   try {
     bound.publish();
-  } catch {
+  } catch (e) {
     drop();
-    return undefined;
+    throw e;
   }
   const st = lstatSync(path, { bigint: true });
   const closeOurs = () => {
+    // Closing ours must not remove the path (bound.release does, on close).
     bound.server.removeAllListeners('close');
     bound.server.close();
   };
