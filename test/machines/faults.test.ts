@@ -3,9 +3,8 @@
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import net from 'node:net';
 import { test } from 'node:test';
-import { childrenOf, sshdSkipReason } from '../support/sshd.js';
+import { childrenOf, freePort, sshdSkipReason } from '../support/sshd.js';
 import { BIN, type TempEnv } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
 import { startMachines } from './fixture.js';
@@ -29,18 +28,6 @@ function runCli(env: TempEnv, args: string[]): Running {
   const done = new Promise<{ code: number | null; stdout: string; stderr: string; ms: number }>((resolve) => child.on('close', (code) => resolve({ code, stdout, stderr, ms: Date.now() - started })));
   env.onCleanup(() => child.kill('SIGKILL'));
   return { child, done, stderr: () => stderr };
-}
-
-/** A loopback port nothing listens on (bound, then closed). */
-function closedPort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const port = (s.address() as net.AddressInfo).port;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 const sshChild = (pid: number) => childrenOf(pid).find((c) => {
@@ -84,7 +71,7 @@ test('herd wait --machine while the host stays unreachable: it retries with back
   const w = runCli(local, ['herd', 'wait', '--machine', 'box', '--pane', 'w1:p1', '--status', 'blocked', '--timeout-ms', '8000']);
   await waitersOn(remote, 1);
   // The host goes away: box now names a port where nothing listens (each attempt reads the profile anew), and the link dies.
-  sshd.addHost('castellan-dead', await closedPort());
+  sshd.addHost('castellan-dead', await freePort());
   assert.equal((await local.cli(['machine', 'remove', 'box'])).code, 0);
   assert.equal((await local.cli(['machine', 'add', 'box', 'castellan-dead'])).code, 0);
   const ssh = sshChild(w.child.pid!);

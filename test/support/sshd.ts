@@ -45,7 +45,8 @@ export interface Sshd {
   stop(): Promise<void>;
 }
 
-function freePort(): Promise<number> {
+/** A loopback port nothing listens on once it returns (bound, then closed). */
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const s = net.createServer();
     s.once('error', reject);
