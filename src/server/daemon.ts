@@ -6,6 +6,7 @@ import type { Paths } from '../platform/paths.js';
 import { serverNodeFlags } from './node-flags.js';
 import { probePath } from './socket-bind.js';
 import { joinHost } from './host/index.js';
+import { sessionServerEnv } from './server-env.js';
 import { startHandedOff } from './socket-handoff.js';
 
 const BIN = fileURLToPath(new URL('../../bin/castellan.js', import.meta.url));
@@ -51,16 +52,12 @@ export async function startDaemon(paths: Paths, o: { cwd: string; cols?: number;
 
 /** The server's command line and environment: `server start --foreground` for this session. */
 export function serverCommand(paths: Paths, o: { cols?: number; rows?: number; command?: string[]; restore?: boolean }): { args: string[]; env: NodeJS.ProcessEnv } {
-  // The session travels in CASTELLAN_SESSION next to CASTELLAN_SOCKET: a --session flag would re-derive (and so lose) a custom socket.
   const args = [...serverNodeFlags(process.env), BIN, 'server', 'start', '--foreground'];
   if (o.restore !== undefined) args.push(o.restore ? '--restore' : '--no-restore');
   if (o.cols) args.push('--cols', String(o.cols));
   if (o.rows) args.push('--rows', String(o.rows));
   if (o.command?.length) args.push('--', ...o.command);
-  const env: NodeJS.ProcessEnv = { ...process.env, CASTELLAN_SOCKET: paths.socket, CASTELLAN_SESSION: paths.session, CASTELLAN_SERVER: '1' };
-  // The server must not keep the caller's pane identity: it is a new, separate server.
-  delete env.CASTELLAN_PANE_ID;
-  delete env.CASTELLAN_ENV;
+  const env = sessionServerEnv(process.env, paths);
   return { args, env };
 }
 

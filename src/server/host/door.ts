@@ -10,6 +10,7 @@ import { z } from 'zod';
 import { resolvePaths, type Paths } from '../../platform/paths.js';
 import { VERSION } from '../../version.js';
 import type { BoundSocket } from '../socket-bind.js';
+import { sessionServerEnv } from '../server-env.js';
 import { buildId, hostingOff, hostSocketPath } from './build.js';
 import { claimHostDoor } from './claim.js';
 import { hostProcess, MAX_HOSTED } from './process.js';
@@ -152,10 +153,7 @@ async function handle(line: Buffer, o: DoorOptions, gone: () => boolean): Promis
     return [id, refuse('invalid_params', 'cwd does not exist')];
   }
   // The session's own environment, as a server of its own would get it from startDaemon (daemon.ts).
-  const env: NodeJS.ProcessEnv = { ...s.env, CASTELLAN_SOCKET: paths.socket, CASTELLAN_SESSION: paths.session, CASTELLAN_SERVER: '1' };
-  delete env.CASTELLAN_PANE_ID;
-  delete env.CASTELLAN_ENV;
-  delete env.CASTELLAN_READY_FD;
+  const env = sessionServerEnv(s.env, paths);
   if (gone()) return [id, refuse('gone', 'the starter has gone')];
   const done = hostProcess.beginStart();
   try {

@@ -3,6 +3,7 @@
 import { existsSync } from 'node:fs';
 import net from 'node:net';
 import { resolvePaths, type Paths } from '../../platform/paths.js';
+import { sessionServerEnv } from '../server-env.js';
 import { buildId, hostingOff, hostSocketPath } from './build.js';
 
 export interface JoinOptions {
@@ -28,13 +29,7 @@ export async function joinHost(paths: Paths, o: JoinOptions, env: NodeJS.Process
   if (paths.socket !== own.socket || paths.stateDir !== own.stateDir) return false;
   const path = hostSocketPath(paths.stateDir);
   if (!existsSync(path)) return false;
-  const sent: Record<string, string> = {};
-  for (const [k, v] of Object.entries(env)) if (typeof v === 'string') sent[k] = v;
-  Object.assign(sent, { CASTELLAN_SOCKET: paths.socket, CASTELLAN_SESSION: paths.session, CASTELLAN_SERVER: '1' });
-  delete sent.CASTELLAN_PANE_ID;
-  delete sent.CASTELLAN_ENV;
-  delete sent.CASTELLAN_READY_FD;
-  const params = { build: buildId(), session: paths.session, cwd: o.cwd, cols: o.cols, rows: o.rows, command: o.command?.length ? o.command : undefined, restore: o.restore, env: sent };
+  const params = { build: buildId(), session: paths.session, cwd: o.cwd, cols: o.cols, rows: o.rows, command: o.command?.length ? o.command : undefined, restore: o.restore, env: sessionServerEnv(env, paths) };
   const line = JSON.stringify({ id: 1, method: 'host.start', params }) + '\n';
   return new Promise<boolean>((resolve) => {
     const sock = net.connect(path);
