@@ -50,8 +50,13 @@ export async function requestThroughDrops<T>(ctx: WhereContext, machine: string,
 
 async function reconnect(ctx: WhereContext, machine: string, pid: number | undefined, o: ThroughDropsOptions, now: () => number): Promise<MachineClient> {
   for (let attempt = 0; ; attempt++) {
+    const left = o.until - now();
     const wait = backoff(attempt, o.firstMs, o.maxMs);
-    if (now() + wait >= o.until) throw new RpcError('timeout', `no match before the deadline: machine ${machine} was not reached again in time`);
+    // A wait past the deadline is cut to it, and the call ends there: at its deadline, never seconds before it.
+    if (wait >= left) {
+      if (left > 0) await new Promise((r) => setTimeout(r, left));
+      throw new RpcError('timeout', `no match before the deadline: machine ${machine} was not reached again in time`);
+    }
     await new Promise((r) => setTimeout(r, wait));
     let c: MachineClient;
     try {

@@ -1,13 +1,15 @@
 // Issue 31's faults, seen from the keyboard: while another machine's ssh is killed, its server is stopped (SIGSTOP) or
 // restarted, or a machine never answers, keystroke echo in a local pane stays as fast as in a client with no machines
-// at all (p99 within 1.5x). The two clients are measured interleaved, key for key, so both see the same load.
+// at all (p99 within 1.5x). The two clients are measured interleaved, key for key, so both see the same load. The far
+// side (sshd, its sessions, the remote server) runs at nice 19: on a real network it is another host's CPU, here it
+// would be ours; every ssh client and castellan process on this side keeps its normal priority.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
 import { test } from 'node:test';
 import { loadBound, loadNote } from '../support/load.js';
-import { childrenOf, sshdSkipReason } from '../support/sshd.js';
+import { sshdSkipReason } from '../support/sshd.js';
 import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
 import { startAttached, type TermHarness } from '../support/term-harness.js';
 import { waitFor } from '../support/wait-for.js';
@@ -17,13 +19,14 @@ import { type Machines, startMachines } from './fixture.js';
 const skip = sshdSkipReason();
 const KEYS = 300;
 
-const sshChildren = (pid: number): number[] => childrenOf(pid).filter((c) => {
-  try {
-    return readFileSync(`/proc/${c}/cmdline`, 'utf8').split('\0')[0].endsWith('ssh');
-  } catch {
-    return false;
-  }
-});
+/** The far side runs low (nice 19), as if on another host: loopback puts it on this machine's two cores. */
+const REMOTE_NICE = 19;
+
+/** `castellan ARGS` in the remote world, at the remote's priority (a server it forks keeps it). */
+function remoteCli(m: Machines, ...args: string[]): Promise<number | null> {
+  const child = spawn('nice', ['-n', String(REMOTE_NICE), process.execPath, BIN, ...args], { env: m.remote.env, cwd: m.remote.home, stdio: 'ignore' });
+  return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
+}
 
 function background(env: TempEnv, args: string[]): ChildProcess {
   const child = spawn(process.execPath, [BIN, ...args], { env: env.env, cwd: env.home, stdio: 'ignore' });
@@ -41,32 +44,38 @@ async function catClient(env: TempEnv): Promise<TermHarness> {
 }
 
 /**
- * A world with machine `box` (and whatever `setup` adds), a client attached there and one in a world with no machines;
- * the chooser opened and closed in the first (its machines read in the background), then `fault` while keys are typed.
+ * A world with machine `box` (and whatever `setup` adds) and a client attached there, beside a world with no machines
+ * and a client doing the same things: a script waiting on a pane all along (on box / here), the chooser opened and
+ * closed before and again in the middle of the keys (in the first, its look at every machine goes on in the
+ * background). Then `fault` while keys are typed: what is compared is what the machines add, nothing else.
  */
-async function echoDuring(t: { after(fn: () => unknown): void }, name: string, fault: (m: Machines, probe: TermHarness) => Promise<unknown>, setup?: (m: Machines) => Promise<unknown>): Promise<void> {
-  const m = await startMachines(t, { localEnv: { CASTELLAN_MACHINE_PROBE_MS: '1000' } });
+async function echoDuring(t: { after(fn: () => unknown): void }, name: string, fault: (m: Machines, bare: TempEnv) => Promise<unknown>, setup?: (m: Machines) => Promise<unknown>): Promise<void> {
+  const m = await startMachines(t, { localEnv: { CASTELLAN_MACHINE_PROBE_MS: '1000' }, remoteNice: REMOTE_NICE });
   const bare = makeTempEnv();
   t.after(() => bare.cleanup());
-  assert.equal((await m.remote.cli(['server', 'start'])).code, 0);
+  assert.equal(await remoteCli(m, 'server', 'start'), 0);
   await m.local.cli(['machine', 'add', 'box', 'castellan-test']);
   await setup?.(m);
   const base = await catClient(bare);
   const probe = await catClient(m.local);
-  // A script waiting on box all along, and the chooser's look at every machine (closed at once: it goes on in the background).
   background(m.local, ['herd', 'wait', '--machine', 'box', '--pane', 'w1:p1', '--status', 'blocked', '--timeout-ms', '120000']);
-  probe.prefix('s');
-  await probe.waitForText(/default@box/, { timeoutMs: 15_000 });
-  probe.write('q');
-  await probe.waitForNoText(/default@box/, { timeoutMs: 10_000 });
-  // In the middle of the keys, the chooser opens and closes again (its look at every machine goes on in the background).
-  const r = await interleavedEcho(base, probe, KEYS, () => fault(m, probe), '\x02sq');
+  background(bare, ['herd', 'wait', '--pane', 'w1:p1', '--status', 'blocked', '--timeout-ms', '120000']);
+  for (const [h, row] of [[probe, /default@box/], [base, /choose a pane/]] as const) {
+    h.prefix('s');
+    await h.waitForText(row, { timeoutMs: 15_000 });
+    h.write('q');
+    await h.waitForNoText(row, { timeoutMs: 10_000 });
+  }
+  const r = await interleavedEcho(base, probe, KEYS, () => fault(m, bare), '\x02sq');
   const lost = r.probe.lost ?? 0;
   const pb = p99(r.base);
   const pp = p99(r.probe);
-  // 1.5x is the bar; on a loaded machine (past twice the cores) p99 of a few ms is mostly scheduling, so the looser bound
-  // there still catches what this exists to catch: a client that waits on a host (a stall is hundreds of ms to seconds).
-  const bound = Math.max(loadBound(1.5, 2.5) * pb, pb + loadBound(4, 25));
+  // 1.5x is the bar, but not below the measurement's own floor: two identical clients with no machines at all, measured
+  // this way while a 300 ms CPU burst runs, differed at p99 by up to 1.79x and +7.6 ms on a quiet 2-core box (and by
+  // 25 ms with two busy processes beside them). So the bound is 1.5x or 12 ms over the client with no machines,
+  // whichever is larger (2.5x or 30 ms past twice the cores). That still catches what this exists to catch: a client
+  // that waits on a host (a stall is hundreds of ms to seconds).
+  const bound = Math.max(loadBound(1.5, 2.5) * pb, pb + loadBound(12, 30));
   const note = `${name}: ${r.probe.length} keys each, echo p99 ${pp.toFixed(1)} ms with the fault vs ${pb.toFixed(1)} ms with no machines (bound ${bound.toFixed(1)}; ${loadNote()})`;
   console.log(`# ${note}`);
   assert.equal(lost, 0, `${lost} keys never echoed during the fault; ${note}`);
@@ -75,10 +84,9 @@ async function echoDuring(t: { after(fn: () => unknown): void }, name: string, f
 }
 
 test('echo stays fast while the ssh processes to a machine are killed', { skip, timeout: 240_000 }, async (t) => {
-  await echoDuring(t, 'ssh killed', async (m, probe) => {
+  await echoDuring(t, 'ssh killed', async () => {
     // Every ssh this side runs to box (the waiting script's, the client's own if its look is still on the way), killed.
-    void probe;
-    const killed = allSsh(m);
+    const killed = await allSsh();
     for (const s of killed) process.kill(s, 'SIGKILL');
   });
 });
@@ -86,7 +94,7 @@ test('echo stays fast while the ssh processes to a machine are killed', { skip, 
 test('echo stays fast while the remote server is stopped (SIGSTOP)', { skip, timeout: 240_000 }, async (t) => {
   let stopped: number | undefined;
   t.after(() => stopped && process.kill(stopped, 'SIGCONT'));
-  await echoDuring(t, 'remote SIGSTOP', async (m, probe) => {
+  await echoDuring(t, 'remote SIGSTOP', async (m) => {
     stopped = (await m.remote.serverPid())!;
     process.kill(stopped, 'SIGSTOP');
   });
@@ -94,8 +102,8 @@ test('echo stays fast while the remote server is stopped (SIGSTOP)', { skip, tim
 
 test('echo stays fast while the remote server is restarted', { skip, timeout: 240_000 }, async (t) => {
   await echoDuring(t, 'remote restarted', async (m) => {
-    assert.equal((await m.remote.cli(['server', 'stop'])).code, 0);
-    assert.equal((await m.remote.cli(['server', 'start'])).code, 0);
+    assert.equal(await remoteCli(m, 'server', 'stop'), 0);
+    assert.equal(await remoteCli(m, 'server', 'start'), 0);
   });
 });
 
@@ -108,25 +116,42 @@ test('echo stays fast while a machine never answers (a port that accepts and nev
     for (const s of held) s.destroy();
     mute.close();
   });
-  await echoDuring(t, 'machine never answers', async (m, probe) => {
+  await echoDuring(t, 'machine never answers', async (m, bare) => {
+    // A script asks every machine; the same script with no machines runs in the other world.
     background(m.local, ['herd', 'list', '--all-machines']);
+    background(bare, ['herd', 'list']);
   }, async (m) => {
     m.sshd.addHost('castellan-mute', (mute.address() as net.AddressInfo).port);
     await m.local.cli(['machine', 'add', 'mute', 'castellan-mute']);
   });
 });
 
-/** Every ssh client started from the local world (any depth under this test's processes). */
-function allSsh(m: Machines): number[] {
-  const out: number[] = [];
-  const walk = (pid: number, depth: number) => {
-    if (depth > 4) return;
-    for (const c of childrenOf(pid)) {
-      if (sshChildren(pid).includes(c)) out.push(c);
-      walk(c, depth + 1);
+/**
+ * Every ssh client started from the local world (any depth under this test's processes). Read from /proc without
+ * blocking: this process is also the one timing the echoes, and a synchronous walk of /proc (tens of ms, more under
+ * load) would stall its own reading of the keys in flight and count that as the client's delay.
+ */
+async function allSsh(): Promise<number[]> {
+  const procs = new Map<number, { ppid: number; argv0: string }>();
+  for (const name of await readdir('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      const stat = await readFile(`/proc/${name}/stat`, 'utf8');
+      const argv0 = (await readFile(`/proc/${name}/cmdline`, 'utf8')).split('\0')[0];
+      procs.set(Number(name), { ppid: Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]), argv0 });
+    } catch {
+      /* gone */
     }
-  };
-  walk(process.pid, 0);
-  void m;
-  return out;
+  }
+  const mine = new Set([process.pid]);
+  for (let grew = true; grew; ) {
+    grew = false;
+    for (const [pid, p] of procs) {
+      if (!mine.has(pid) && mine.has(p.ppid)) {
+        mine.add(pid);
+        grew = true;
+      }
+    }
+  }
+  return [...mine].filter((pid) => procs.get(pid)?.argv0.endsWith('ssh'));
 }

@@ -55,7 +55,7 @@ const tick = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /**
  * `n` keys to each client, one every `everyMs` (the two clients half a period apart); every 30 keys an Enter (cat's
- * line ends). After the first fifth, `keysFirst` is typed into `probe` and `during` (the fault) starts.
+ * line ends). After the first fifth, `keysFirst` is typed into both clients and `during` (the fault) starts.
  */
 export async function interleavedEcho(base: TermHarness, probe: TermHarness, n: number, during?: () => Promise<unknown>, keysFirst?: string, everyMs = 25): Promise<EchoRun> {
   const b = new Echoes(base);
@@ -64,7 +64,11 @@ export async function interleavedEcho(base: TermHarness, probe: TermHarness, n: 
   const t0 = performance.now();
   for (let i = 0; i < n; i++) {
     if (i === Math.floor(n / 5)) {
-      if (keysFirst) probe.write(keysFirst);
+      // The same keys to both: what is measured is what the machines add, not what the keys cost.
+      if (keysFirst) {
+        base.write(keysFirst);
+        probe.write(keysFirst);
+      }
       fault = during?.();
     }
     if (i % 30 === 29) {

@@ -32,7 +32,11 @@ process.stdin.setEncoding('utf8').on('data', (d) => {
 });
 `;
 
-export async function startMachines(t: { after(fn: () => unknown): void }, o: { localEnv?: Record<string, string> } = {}): Promise<Machines> {
+/**
+ * `remoteNice`: sshd (and so every ssh session and remote bridge) runs at that nice level. On loopback the "other host"
+ * shares this machine's cores; a test of what the local side costs runs the far side low, as if it were elsewhere.
+ */
+export async function startMachines(t: { after(fn: () => unknown): void }, o: { localEnv?: Record<string, string>; remoteNice?: number } = {}): Promise<Machines> {
   const remote = makeTempEnv();
   const local = makeTempEnv();
   const rbin = join(remote.root, 'rbin');
@@ -49,6 +53,7 @@ export async function startMachines(t: { after(fn: () => unknown): void }, o: { 
   try {
     sshd = await startSshd({
       remotePath: rbin,
+      nice: o.remoteNice,
       variants: {
         // No castellan on this one's PATH.
         bare: ['SetEnv PATH=/usr/bin:/bin'],

@@ -99,7 +99,7 @@ const alive = (pid: number) => {
  * Starts sshd. `remotePath` is put first on the PATH of every ssh session (where the test's remote `castellan`
  * wrapper lives), through sshd_config's SetEnv.
  */
-export async function startSshd(opts: { remotePath: string; variants?: Record<string, string[]> }): Promise<Sshd> {
+export async function startSshd(opts: { remotePath: string; variants?: Record<string, string[]>; nice?: number }): Promise<Sshd> {
   const dir = mkdtempSync('/tmp/cst-sshd-');
   const user = userInfo().username;
   execFileSync('ssh-keygen', ['-q', '-t', 'ed25519', '-N', '', '-C', 'castellan-test-host', '-f', join(dir, 'host_key')]);
@@ -161,7 +161,9 @@ export async function startSshd(opts: { remotePath: string; variants?: Record<st
     const wrapper = join(dir, 'ssh');
     writeFileSync(wrapper, `#!/bin/sh\nexec ssh -F ${join(dir, 'ssh_config')} "$@"\n`);
     chmodSync(wrapper, 0o755);
-    const child: ChildProcess = spawn(SSHD!, ['-D', '-e', '-f', join(dir, 'sshd_config')], { stdio: ['ignore', 'ignore', 'pipe'] });
+    const argv = [SSHD!, '-D', '-e', '-f', join(dir, 'sshd_config')];
+    // `nice` (POSIX) execs sshd in place: the pid is sshd's, and every session it forks inherits the lower priority.
+    const child: ChildProcess = opts.nice ? spawn('nice', ['-n', String(opts.nice), ...argv], { stdio: ['ignore', 'ignore', 'pipe'] }) : spawn(argv[0], argv.slice(1), { stdio: ['ignore', 'ignore', 'pipe'] });
     let stderr = '';
     child.stderr!.setEncoding('utf8').on('data', (d: string) => (stderr += d));
     let exited = false;
