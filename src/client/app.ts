@@ -40,6 +40,8 @@ export interface AppIO {
   exit(message: string, code: number): void;
   /** Leave this server for another session's (the chooser); rejects, staying here, when that one does not answer. */
   switchTo?(t: SwitchTarget): Promise<void>;
+  /** The machine this client moved to (its server is there), if it did. */
+  machine?: string;
 }
 
 export class ClientApp {
@@ -78,7 +80,7 @@ export class ClientApp {
     const ui = { api, render: () => this.render(), setOverlay: (o: LocalUi['overlay']) => this.setOverlay(o) };
     this.requests = { ...ui, notify: (n, ms) => this.notify(n, ms), overlay: () => this.local.overlay };
     this.chooser = new ChooserController({ ...ui, get: () => (this.local.overlay?.kind === 'chooser' ? this.local.overlay : undefined), notify: (level, text) => this.notify({ level, text }, 5000),
-      where: () => ({ session: this.view?.session ?? '', window: this.view?.window.id }), focus: (pane) => this.serverAction({ type: 'pane.focus', pane }), switchTo: io.switchTo?.bind(io) });
+      where: () => ({ session: this.view?.session ?? '', window: this.view?.window.id, machine: io.machine }), focus: (pane) => this.serverAction({ type: 'pane.focus', pane }), switchTo: io.switchTo?.bind(io) });
     this.tmux = { ...this.requests, view: () => this.view, serverAction: (a) => this.serverAction(a), openChooser: (l, f) => this.chooser.open(l, f), switchTo: io.switchTo?.bind(io) };
     api.onMessage((m) => this.onMessage(m));
     this.applyMouse();

@@ -174,7 +174,7 @@ function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, place: 
   let session = '';
   const appSession = () => session;
   stdout.write(ENTER);
-  const app = new App(api, conn.cfg, { write: (s) => stdout.write(s), size, exit: leave, switchTo });
+  const app = new App(api, conn.cfg, { write: (s) => stdout.write(s), size, exit: leave, switchTo, ...(place.machine ? { machine: place.machine } : {}) });
   conn.offEarly();
   // Which session this is (for the way home from another machine): the first frame's view names it.
   const offSession = api.onMessage((m) => {

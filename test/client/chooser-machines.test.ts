@@ -110,3 +110,65 @@ test('the chooser lists machines beside this session, keys work while one never 
   assert.equal(overlay, undefined);
   h.stop();
 });
+
+/** A remote that pushes events: `push` sends one, `drop` ends the link; `reads` counts listings. */
+function liveRemote(): { lister: MachineLister; push: () => void; drop: () => void; set: (state: string) => void; reads: () => number; closed: () => number; subscribed: () => unknown[] } {
+  let state = 'idle';
+  let reads = 0;
+  let closed = 0;
+  const subscribed: unknown[] = [];
+  const listeners = new Set<(m: { event?: unknown }) => void>();
+  const closers = new Set<() => void>();
+  const remote = {
+    request: async <T>(method: string, params?: unknown): Promise<T> => {
+      if (method === 'events.subscribe') {
+        subscribed.push(params);
+        return { subscribed: true } as T;
+      }
+      if (method === 'pane.list') reads++;
+      return (method === 'window.list' ? WINDOWS : { panes: [pane('w1:p1', state, 'claude')] }) as T;
+    },
+    close: () => {
+      closed++;
+      for (const c of closers) c();
+    },
+    onMessage: (cb: (m: { event?: unknown }) => void) => {
+      listeners.add(cb);
+      return () => listeners.delete(cb);
+    },
+    onClosed: (cb: () => void) => void closers.add(cb),
+  };
+  return {
+    lister: { machines: () => [{ name: 'build' }], lastKnown: () => undefined, remember: () => {}, open: async () => remote },
+    push: () => listeners.forEach((l) => l({ event: { type: 'pane_agent_status_changed', pane: 'w1:p1' } })),
+    drop: () => closers.forEach((c) => c()),
+    set: (s) => (state = s),
+    reads: () => reads,
+    closed: () => closed,
+    subscribed: () => subscribed,
+  };
+}
+
+test('while the chooser is open a machine that answered is followed: a remote agent turning blocked shows, a burst is read once, a lost link turns stale, closing ends the link', async () => {
+  const r = liveRemote();
+  const c = collect(r.lister, 20_000);
+  await waitFor(() => c.last()[0] && !c.last()[0].stale, { message: 'build to answer', timeoutMs: 15_000 });
+  assert.equal(c.last()[0].windows[0].panes[0].state, 'idle');
+  await waitFor(() => r.subscribed().length === 1, { message: 'the chooser to subscribe to build\'s events', timeoutMs: 5000 });
+  assert.match(JSON.stringify(r.subscribed()[0]), /pane_agent_status_changed/);
+  assert.equal(r.closed(), 0, 'the link stays open while the chooser is');
+
+  r.set('blocked');
+  const before = r.reads();
+  for (let i = 0; i < 50; i++) r.push();
+  await waitFor(() => c.last()[0].windows[0].panes[0].state === 'blocked', { message: 'the blocked badge to show', timeoutMs: 5000 });
+  await new Promise((res) => setTimeout(res, 200));
+  assert.ok(r.reads() - before <= 2, `a burst of 50 events read ${r.reads() - before} times`);
+  assert.match(waitingElsewhere(c.last()) ?? '', /w1:p1@build claude blocked/);
+
+  r.drop();
+  await waitFor(() => /link lost/.test(c.last()[0].stale ?? ''), { message: 'the lost link to show', timeoutMs: 5000 });
+  assert.equal(c.last()[0].windows[0].panes[0].state, 'blocked', 'the last listing stays, marked stale');
+  c.stop();
+  assert.equal(r.closed(), 1, 'stopping the chooser closes the followed link');
+});

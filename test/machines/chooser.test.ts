@@ -55,6 +55,15 @@ test('Enter on another machine\'s row moves this client there (keys reach its pa
   h.write('echo hi-$((6*7))\r');
   await h.waitForText(/^│?hi-42/m, { timeoutMs: 15_000 });
   assert.match((await remote.call<{ text: string }>('pane.read', { pane_id: 'w1:p1' })).text, /hi-42/, 'the keys reached the remote pane');
+  // From there, the chooser names the session it is on default@box (once, attached) and this machine's default apart.
+  h.prefix('s');
+  await h.waitForText(/default@box \(attached\)/, { timeoutMs: 15_000 });
+  await h.waitForText(/^│?.{0,4}default +\(1 window\)/m, { timeoutMs: 15_000, message: 'the local session default listed as another one' });
+  await waitFor(async () => !/\[stale|connecting/.test((await h.screenText()).join('\n')), { timeoutMs: 30_000, message: 'the look at box to finish' });
+  const tree = (await h.screenText()).join('\n');
+  assert.equal((tree.match(/default@box.*\(1 window\)/g) ?? []).length, 1, `default@box listed once:\n${tree}`);
+  h.write('q');
+  await h.waitForNoText(/default@box \(attached\)/, { timeoutMs: 10_000 });
 
   h.prefix('d');
   await h.waitForText(/back from machine box \[detached \(from session default\)\]/, { timeoutMs: 30_000 });
@@ -63,10 +72,14 @@ test('Enter on another machine\'s row moves this client there (keys reach its pa
   await waitFor(async () => (await local.call<{ clients: number }>('ping')).clients === 1, { timeoutMs: 10_000, message: 'the local server to have the client back' });
   await waitFor(async () => (await remote.call<{ clients: number }>('ping')).clients === 0, { timeoutMs: 10_000, message: 'the remote server to see the client leave' });
 
-  // A remote agent turns blocked; the chooser's look (opened and closed) is what prefix j knows of other machines.
-  await remote.call('pane.report_agent', { pane_id: 'w1:p1', agent: 'claude', state: 'blocked', source: 'hook', message: 'may I run rm?' });
+  // A remote agent turns blocked while the chooser is open: its row says so without reopening (the chooser follows
+  // box's events); that look is also what prefix j knows of other machines.
   h.prefix('s');
-  await h.waitForText(/default@box +\(1 window\) +1 needs you(?! +\[stale)/, { timeoutMs: 30_000 });
+  await h.waitForText(/default@box +\(1 window\)(?! +\[stale)/, { timeoutMs: 30_000 });
+  await waitFor(async () => (await remote.call<{ subscribers: number }>('ping')).subscribers >= 1, { timeoutMs: 30_000, message: 'the chooser to follow box' });
+  assert.doesNotMatch((await h.screenText()).join('\n'), /needs you/);
+  await remote.call('pane.report_agent', { pane_id: 'w1:p1', agent: 'claude', state: 'blocked', source: 'hook', message: 'may I run rm?' });
+  await h.waitForText(/default@box +\(1 window\) +1 needs you(?! +\[stale)/, { timeoutMs: 10_000, message: 'the open chooser to show the remote agent blocked' });
   h.write('q');
   await h.waitForNoText(/default@box/, { timeoutMs: 10_000 });
   h.prefix('j');

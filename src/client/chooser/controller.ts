@@ -12,8 +12,8 @@ export interface ChooserHost {
   setOverlay(s: ChooserState | undefined): void;
   render(): void;
   notify(level: 'info' | 'error', text: string): void;
-  /** This client's session and window (the chooser opens on them). */
-  where(): { session: string; window?: string };
+  /** This client's session and window (the chooser opens on them), and the machine it is on when it moved to one. */
+  where(): { session: string; window?: string; machine?: string };
   /** Show a pane of this session (its window comes to the front). */
   focus(pane: string): void;
   /** Move this client to another session's server; rejects (the client stays here) when that server does not answer. */
@@ -55,7 +55,10 @@ export class ChooserController {
     this.remote = [];
     // In the background, once per opening (each is an ssh login): a machine that is slow or down is shown stale.
     this.stopMachines = watchMachines(this.h.machines ?? (() => machineLister()), (remote) => {
-      this.remote = remote;
+      // On another machine, its session here is this one: listed once, live, as the attached session.
+      const w = this.h.where();
+      this.remote = w.machine ? remote.filter((x) => !(x.machine === w.machine && x.name === `${w.session}@${w.machine}`)) : remote;
+      remote = this.remote;
       const s = this.h.get();
       if (!s || s.loading) return;
       // A machine's session arrives folded as this session's did (`prefix s`: sessions folded), once; then the user's folds stay.
@@ -76,7 +79,7 @@ export class ChooserController {
 
   private reload(first: boolean): void {
     const w = this.h.where();
-    loadTree(this.h.api, { session: w.session, window: w.window, others: first })
+    loadTree(this.h.api, { session: w.session, window: w.window, others: first, ...(w.machine ? { machine: w.machine } : {}) })
       .then((sessions) => {
         const s = this.h.get();
         if (!s) return;

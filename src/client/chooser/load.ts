@@ -46,7 +46,7 @@ export function windowsOf(wins: ListedWindow[], panes: ListedPane[], currentWind
   }));
 }
 
-async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<ChooserSession[]> {
+async function otherSessions(self: string | undefined, env: NodeJS.ProcessEnv): Promise<ChooserSession[]> {
   const dir = resolvePaths({ env }).socketDir;
   let names: string[];
   try {
@@ -71,10 +71,13 @@ async function otherSessions(self: string, env: NodeJS.ProcessEnv): Promise<Choo
   return out.filter((s): s is ChooserSession => !!s);
 }
 
-/** This session first, then the others that answer. */
-export async function loadTree(api: Requester, o: { session: string; window?: string; env?: NodeJS.ProcessEnv; others?: boolean }): Promise<ChooserSession[]> {
-  const [mine, others] = await Promise.all([readSession(api, o.session, true, o.window, 5000), o.others === false ? [] : otherSessions(o.session, o.env ?? process.env)]);
-  return [mine, ...others];
+/**
+ * This session first, then the others that answer. On another machine (`machine`: a client that moved there), this
+ * session is named SESSION@MACHINE, and every session of this machine is another one, even one of the same name.
+ */
+export async function loadTree(api: Requester, o: { session: string; window?: string; env?: NodeJS.ProcessEnv; others?: boolean; machine?: string }): Promise<ChooserSession[]> {
+  const [mine, others] = await Promise.all([readSession(api, o.session, true, o.window, 5000), o.others === false ? [] : otherSessions(o.machine ? undefined : o.session, o.env ?? process.env)]);
+  return [o.machine ? { ...mine, name: `${mine.name}@${o.machine}` } : mine, ...others];
 }
 
 /** The highlighted pane's screen as plain text (the chooser's preview). */

@@ -8,6 +8,9 @@ import { needsMe } from './tree.js';
 interface Remote {
   request<T>(method: string, params?: unknown, opts?: { timeoutMs?: number }): Promise<T>;
   close(): void;
+  /** Lines the server pushes (events after events.subscribe). Without it, a machine is read once per opening. */
+  onMessage?(cb: (m: { event?: unknown }) => void): () => void;
+  onClosed?(cb: () => void): void;
 }
 
 /** What the chooser needs of src/machines (tests give their own). */
@@ -21,6 +24,10 @@ export interface MachineLister {
 
 /** From spawning ssh to the listing: a machine that takes longer is shown stale, from its last known state. */
 const MACHINE_MS = 15_000;
+/** While the chooser is open, a machine that answered is read again on these events (its badges, panes, windows). */
+const LIVE_EVENTS = ['pane_agent_status_changed', 'pane_agent_turn_ended', 'pane_created', 'pane_closed', 'pane_exited', 'pane_renamed', 'pane_moved', 'pane_respawned', 'window_created', 'window_closed', 'window_renamed'];
+/** Events in a burst are read once, this long after the first. */
+const LIVE_COALESCE_MS = 30;
 const MAX_SHOWN = 16;
 
 const ago = (ms: number): string => (ms < 60_000 ? `${Math.max(0, Math.round(ms / 1000))} s` : ms < 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
@@ -39,7 +46,19 @@ async function fromCache(l: MachineLister, name: string): Promise<{ windows: Cho
   return { at: last.at, windows: windowsOf(ids.map((id, i) => ({ window_id: id, index: i + 1, name: id })), panes) };
 }
 
-async function listOne(l: MachineLister, name: string, deadlineMs: number, alive: () => boolean): Promise<ChooserWindow[]> {
+/** One machine's windows and panes, checked (a listing that is not castellan's is an error), and remembered. */
+async function readListing(l: MachineLister, name: string, remote: Remote, deadlineMs: number): Promise<ChooserWindow[]> {
+  const [w, p] = await Promise.all([remote.request('window.list', {}, { timeoutMs: deadlineMs }), remote.request('pane.list', {}, { timeoutMs: deadlineMs })]);
+  const { panesSchema, windowsSchema } = await import('./schemas.js');
+  const wr = windowsSchema.safeParse(w);
+  const pr = panesSchema.safeParse(p);
+  if (!wr.success || !pr.success) throw new Error('it answered something that is not a castellan listing');
+  l.remember(name, (p as { panes: unknown[] }).panes);
+  return windowsOf(wr.data.windows, pr.data.panes);
+}
+
+/** `keep`: offered the connection after a good listing; when it takes it (true), it is the one to close it. */
+async function listOne(l: MachineLister, name: string, deadlineMs: number, alive: () => boolean, keep?: (r: Remote) => boolean): Promise<ChooserWindow[]> {
   let remote: Remote | undefined;
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -48,13 +67,9 @@ async function listOne(l: MachineLister, name: string, deadlineMs: number, alive
   const work = (async () => {
     remote = await l.open(name);
     if (!alive()) throw new Error('closed');
-    const [w, p] = await Promise.all([remote.request('window.list', {}, { timeoutMs: deadlineMs }), remote.request('pane.list', {}, { timeoutMs: deadlineMs })]);
-    const { panesSchema, windowsSchema } = await import('./schemas.js');
-    const wr = windowsSchema.safeParse(w);
-    const pr = panesSchema.safeParse(p);
-    if (!wr.success || !pr.success) throw new Error('it answered something that is not a castellan listing');
-    l.remember(name, (p as { panes: unknown[] }).panes);
-    return windowsOf(wr.data.windows, pr.data.panes);
+    const windows = await readListing(l, name, remote, deadlineMs);
+    if (alive() && keep?.(remote)) remote = undefined;
+    return windows;
   })();
   work.catch(() => undefined);
   try {
@@ -77,12 +92,54 @@ async function listOne(l: MachineLister, name: string, deadlineMs: number, alive
 let lastRemote: ChooserSession[] = [];
 
 /**
+ * Follows a machine that answered, while the chooser is open: its events make it read again (a burst once), so a
+ * remote agent turning blocked shows in the open chooser; a lost link leaves the last listing, marked stale.
+ * Returns false (the caller closes the connection) when the connection cannot push events.
+ */
+function follow(l: MachineLister, name: string, remote: Remote, show: (windows: ChooserWindow[] | undefined, why?: string) => void, alive: () => boolean): boolean {
+  if (!remote.onMessage) return false;
+  let timer: NodeJS.Timeout | undefined;
+  let reading = false;
+  let again = false;
+  const read = (): void => {
+    timer = undefined;
+    if (!alive()) return;
+    if (reading) {
+      again = true;
+      return;
+    }
+    reading = true;
+    readListing(l, name, remote, MACHINE_MS)
+      .then((windows) => alive() && show(windows))
+      .catch((e: Error) => alive() && show(undefined, String(e.message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160)))
+      .finally(() => {
+        reading = false;
+        if (again) {
+          again = false;
+          read();
+        }
+      });
+  };
+  remote.onMessage((m) => {
+    if (m.event && !timer) timer = setTimeout(read, LIVE_COALESCE_MS);
+  });
+  remote.onClosed?.(() => {
+    if (timer) clearTimeout(timer);
+    if (alive()) show(undefined, 'link lost');
+  });
+  remote.request('events.subscribe', { types: LIVE_EVENTS }, { timeoutMs: MACHINE_MS }).catch(() => remote.close());
+  return true;
+}
+
+/**
  * Reads every enabled machine at once, each on its own deadline; `onUpdate` gets the whole list each time one changes
- * (first the cached listings, marked stale, then each answer or failure). Returns a stop (in-flight reads are dropped).
+ * (first the cached listings, marked stale, then each answer or failure, then each change while it is followed).
+ * Returns a stop (in-flight reads are dropped, followed links closed).
  */
 export function watchMachines(lister: () => Promise<MachineLister>, onUpdate: (sessions: ChooserSession[]) => void, o: { deadlineMs?: number; now?: () => number } = {}): () => void {
   let alive = true;
   const now = o.now ?? Date.now;
+  const followed: Remote[] = [];
   void (async () => {
     let l: MachineLister;
     let list: Array<{ name: string; session?: string }>;
@@ -104,17 +161,28 @@ export function watchMachines(lister: () => Promise<MachineLister>, onUpdate: (s
       const cached = await fromCache(l, m.name).catch(() => ({ windows: [] as ChooserWindow[], at: undefined }));
       const seen = cached.at !== undefined ? `last seen ${ago(now() - cached.at)} ago` : 'never listed';
       put(i, { name: label(m), current: false, machine: m.name, stale: `connecting…, ${seen}`, windows: cached.windows });
+      let last = { windows: cached.windows, at: cached.at };
+      const show = (windows: ChooserWindow[] | undefined, why?: string) => {
+        if (windows) last = { windows, at: now() };
+        const stale = why ? `${last.at !== undefined ? `last seen ${ago(now() - last.at)} ago` : 'never listed'} · ${why}` : undefined;
+        put(i, { name: label(m), current: false, machine: m.name, ...(stale ? { stale } : {}), windows: last.windows });
+      };
+      const keep = (r: Remote): boolean => {
+        if (!follow(l, m.name, r, show, () => alive)) return false;
+        followed.push(r);
+        return true;
+      };
       try {
-        const windows = await listOne(l, m.name, o.deadlineMs ?? MACHINE_MS, () => alive);
-        put(i, { name: label(m), current: false, machine: m.name, windows });
+        const windows = await listOne(l, m.name, o.deadlineMs ?? MACHINE_MS, () => alive, keep);
+        show(windows);
       } catch (e) {
-        const why = String((e as Error).message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160);
-        put(i, { name: label(m), current: false, machine: m.name, stale: `${seen} · ${why}`, windows: cached.windows });
+        show(undefined, String((e as Error).message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160));
       }
     }));
   })();
   return () => {
     alive = false;
+    for (const r of followed.splice(0)) r.close();
   };
 }
 
@@ -185,6 +253,8 @@ export function jumpElsewhere(say: (text: string) => void, lister: () => Promise
     if (done || sessions.some((s) => s.stale?.startsWith('connecting'))) return;
     done = true;
     clearTimeout(timer);
+    // One look is all prefix j needs: the links a look keeps for an open chooser are closed at once.
+    queueMicrotask(() => stop?.());
     const now = waitingElsewhere(sessions);
     if (now && now !== before) say(`no pane here is waiting for you; ${now}`);
   });
