@@ -38,6 +38,61 @@ async function echoThrough(args: string[], env: NodeJS.ProcessEnv, cwd: string, 
   }
 }
 
+/**
+ * A pane's agent turns blocked on its server (a hook's report on that server's own socket), and the client in a pty
+ * draws it: the time from the report until the report's message is on the client's screen (beside the badge on the
+ * pane's border). Every other round sets it idle again, off the clock.
+ */
+async function badgeThrough(args: string[], env: NodeJS.ProcessEnv, cwd: string, report: (params: Record<string, unknown>) => Promise<unknown>, n: number): Promise<number[]> {
+  const c = new TermClient(process.execPath, [BIN, ...args], { cols: 120, rows: 40, env, cwd });
+  try {
+    await c.settle(500, 30_000);
+    const lat: number[] = [];
+    for (let k = 0; k < n; k++) {
+      const message = `may I ${k} ${String.fromCodePoint(0x6000 + k)}`;
+      const seen = c.waitFor(message, 3000);
+      const ts = now();
+      await report({ pane_id: 'w1:p1', agent: 'claude', state: 'blocked', source: 'hook', message });
+      const te = await seen;
+      if (Number.isFinite(te)) lat.push(te - ts);
+      await report({ pane_id: 'w1:p1', agent: 'claude', state: 'idle', source: 'hook' });
+      await sleep(150);
+    }
+    return lat;
+  } finally {
+    await c.close();
+  }
+}
+
+/**
+ * The same seen from this machine: a local client with the chooser open (`prefix s`), a remote agent turns blocked,
+ * until the machine's row says "needs you" (the chooser follows the machine's events while it is open).
+ */
+async function blockedInChooser(env: NodeJS.ProcessEnv, cwd: string, report: (params: Record<string, unknown>) => Promise<unknown>, followers: () => Promise<number>, n: number): Promise<number[]> {
+  const c = new TermClient(process.execPath, [BIN, 'attach'], { cols: 120, rows: 40, env, cwd });
+  try {
+    await c.settle(500, 30_000);
+    await report({ pane_id: 'w1:p1', agent: 'claude', state: 'idle', source: 'hook' });
+    const listed = c.waitFor('default@box', 15_000);
+    c.write('\x02s');
+    await listed;
+    for (let t = now(); (await followers()) < 1 && now() - t < 15_000; ) await sleep(50);
+    const lat: number[] = [];
+    for (let k = 0; k < n; k++) {
+      await sleep(1200);
+      const seen = c.waitFor('needs you', 3000);
+      const ts = now();
+      await report({ pane_id: 'w1:p1', agent: 'claude', state: 'blocked', source: 'hook', message: `may I ${k}` });
+      const te = await seen;
+      if (Number.isFinite(te)) lat.push(te - ts);
+      await report({ pane_id: 'w1:p1', agent: 'claude', state: 'idle', source: 'hook' });
+    }
+    return lat;
+  } finally {
+    await c.close();
+  }
+}
+
 async function timed(n: number, f: () => Promise<unknown>): Promise<number[]> {
   const out: number[] = [];
   for (let i = 0; i < n; i++) {
@@ -128,6 +183,12 @@ export async function machines(b: BenchEnv): Promise<SectionResult> {
     const keys = b.opts.quick ? 60 : 200;
     const echoRemote = await echoThrough(['attach', '--machine', 'box'], local.env, local.home, keys);
     const echoLocal = await echoThrough(['attach'], local.env, local.home, keys);
+    const badges = b.opts.quick ? 10 : 30;
+    const badgeRemote = await badgeThrough(['attach', '--machine', 'box'], local.env, local.home, (p) => remote.call('pane.report_agent', p), badges);
+    const badgeLocal = await badgeThrough(['attach'], local.env, local.home, (p) => local.call('pane.report_agent', p), badges);
+    const inChooser = await blockedInChooser(local.env, local.home, (p) => remote.call('pane.report_agent', p), async () => (await remote.call<{ subscribers: number }>('ping')).subscribers, b.opts.quick ? 5 : 10);
+    log(`machines: remote agent blocked → "needs you" in the local chooser ${round(median(inChooser), 1)} ms (max ${round(Math.max(...inChooser), 1)}), ${inChooser.length} seen`);
+    log(`machines: remote agent blocked → drawn in attach --machine ${round(median(badgeRemote), 2)} ms (max ${round(Math.max(...badgeRemote), 2)}) vs local attach ${round(median(badgeLocal), 2)} ms, ${badgeRemote.length}/${badges} and ${badgeLocal.length}/${badges} seen`);
     log(`machines: keystroke echo attach --machine ${round(median(echoRemote), 2)} ms (p99 ${round(quantile(echoRemote, 0.99), 2)}) vs local attach ${round(median(echoLocal), 2)} ms (p99 ${round(quantile(echoLocal, 0.99), 2)}), ${echoRemote.length}/${keys} and ${echoLocal.length}/${keys} echoed`);
     log(`machines: herd list local ${round(median(listLocal), 0)} ms, --machine ${round(median(listRemote), 0)} ms, with ControlMaster ${round(median(listMaster), 0)} ms (ssh true ${round(median(sshTrue), 0)} ms); ping bridge ${round(median(pingRemote), 3)} vs socket ${round(median(pingLocal), 3)} ms; report→event bridge ${round(median(evRemote), 2)} vs socket ${round(median(evLocal), 2)} ms`);
     const S = 'machines (loopback ssh)';
@@ -136,9 +197,11 @@ export async function machines(b: BenchEnv): Promise<SectionResult> {
       { section: S, metric: 'herd list --machine with ControlMaster, median', unit: 'ms', castellan: median(listMaster), note: `x${round(median(listMaster) / median(listLocal), 2)} local`, digits: 0 },
       { section: S, metric: 'ping over an open bridge, median / p99', unit: 'ms', castellan: median(pingRemote), note: `p99 ${round(quantile(pingRemote, 0.99), 3)}; local socket ${round(median(pingLocal), 3)}`, digits: 3 },
       { section: S, metric: 'keystroke echo through attach --machine, median', unit: 'ms', castellan: median(echoRemote), note: `local attach ${round(median(echoLocal), 2)} (x${round(median(echoRemote) / median(echoLocal), 2)}); p99 ${round(quantile(echoRemote, 0.99), 2)} vs ${round(quantile(echoLocal, 0.99), 2)}`, digits: 2, target: '< 2x local', pass: echoRemote.length > 0 && median(echoRemote) < 2 * median(echoLocal) },
+      { section: S, metric: 'remote agent blocked → drawn in attach --machine, median', unit: 'ms', castellan: median(badgeRemote), note: `local attach ${round(median(badgeLocal), 2)}; max ${round(Math.max(...badgeRemote), 2)}; ${badgeRemote.length}/${badges} seen`, digits: 2, target: '< 300 ms', pass: badgeRemote.length === badges && Math.max(...badgeRemote) < 300 },
+      { section: S, metric: 'remote agent blocked → "needs you" in the local chooser, median', unit: 'ms', castellan: median(inChooser), note: `max ${round(Math.max(...inChooser), 1)}; ${inChooser.length}/${b.opts.quick ? 5 : 10} seen`, digits: 1, target: '< 300 ms', pass: inChooser.length === (b.opts.quick ? 5 : 10) && Math.max(...inChooser) < 300 },
       { section: S, metric: 'remote report → event on this side, median', unit: 'ms', castellan: median(evRemote), note: `local ${round(median(evLocal), 2)}; p90 ${round(quantile(evRemote, 0.9), 2)}`, digits: 2, target: '< 300 ms', pass: median(evRemote) < 300 },
     ];
-    return { rows, raw: { echoRemote: echoRemote.map((x) => round(x, 2)), echoLocal: echoLocal.map((x) => round(x, 2)), listLocal, listRemote, listMaster, sshTrue, pingRemote: pingRemote.map((x) => round(x, 3)), pingLocal: pingLocal.map((x) => round(x, 3)), evRemote, evLocal } };
+    return { rows, raw: { echoRemote: echoRemote.map((x) => round(x, 2)), echoLocal: echoLocal.map((x) => round(x, 2)), listLocal, listRemote, listMaster, sshTrue, pingRemote: pingRemote.map((x) => round(x, 3)), pingLocal: pingLocal.map((x) => round(x, 3)), evRemote, evLocal, badgeRemote: badgeRemote.map((x) => round(x, 2)), badgeLocal: badgeLocal.map((x) => round(x, 2)), inChooser: inChooser.map((x) => round(x, 1)) } };
   } finally {
     await sshd.stop();
     await remote.cleanup();
