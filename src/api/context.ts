@@ -122,6 +122,8 @@ export interface SessionApi {
   readonly agents?: AgentsApi;
   /** Recursive episodes and sub-harness panes (episode.* methods, pane.split with sub_harness). */
   readonly episodes?: EpisodesApi;
+  /** The panes' SSH_AUTH_SOCK link (client.ssh_agent), pointed at an attaching client's agent (src/server/ssh-agent-link.ts). */
+  readonly sshAgent?: { retarget(agent: unknown): boolean };
   /** Floating popups (popup.* methods); absent in sessions without them. */
   readonly popups?: PopupsApi;
   /** The web view (web.* methods); absent in sessions without it. */

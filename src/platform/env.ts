@@ -24,6 +24,12 @@ export function paneEnv(i: PaneEnvInput): Record<string, string> {
   return env;
 }
 
+/** An environment without the agent identity a server may have inherited: only agent.start gives a pane one. */
+export function withoutAgentIdentity(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
+  const { CASTELLAN_AGENT_ID: _id, CASTELLAN_AGENT_TYPE: _type, ...rest } = env;
+  return rest;
+}
+
 /** The user's shell: config, then $SHELL, then /bin/sh. */
 export function defaultShell(configured: string | undefined, env: NodeJS.ProcessEnv = process.env): string {
   return configured || env.SHELL || '/bin/sh';

@@ -8,7 +8,7 @@ import { emptyState, reduce, type ReduceResult } from '../core/reducer.js';
 import { paneSizes, syncedPanes } from '../core/select.js';
 import type { EpisodeLimits, State } from '../core/types.js';
 import { keyToBytes } from '../input/key-names.js';
-import { defaultShell, paneEnv } from '../platform/env.js';
+import { defaultShell, paneEnv, withoutAgentIdentity } from '../platform/env.js';
 import type { Paths } from '../platform/paths.js';
 import { AgentManager } from './agents.js';
 import { ClientLink } from './client-link.js';
@@ -18,6 +18,7 @@ import { copyStyles, type CopyOp } from './copy-controller.js';
 import { DetectionLoop } from './detection-loop.js';
 import { EpisodeManager } from './episodes.js';
 import { governanceNotice } from './governance-notice.js';
+import { SshAgentLink } from './ssh-agent-link.js';
 import { StageWarnings } from './stage-warnings.js';
 import { MouseRouter } from './mouse.js';
 import { withNewPaneCwd } from './new-pane-cwd.js';
@@ -85,11 +86,13 @@ export class ServerSession implements SessionApi {
   readonly popups: PopupManager;
   /** The web view (src/web), started by `castellan web` (web.* methods). */
   readonly web = new WebControl(() => webSide(this, this.o));
+  readonly sshAgent: SshAgentLink; // panes' SSH_AUTH_SOCK, pointed at each attaching client's agent (client.ssh_agent)
 
   constructor(private readonly o: SessionOptions) {
     this.version = o.version;
     this.session = o.paths.session;
     this.socketPath = o.paths.socket;
+    this.sshAgent = new SshAgentLink(`${o.paths.socket}.ssh-agent`, o.env.SSH_AUTH_SOCK);
     this.config = new ConfigHolder({ cwd: o.cwd, paths: o.paths, log: o.log });
     this.detection = new DetectionLoop({
       state: () => this.st,
@@ -243,11 +246,8 @@ export class ServerSession implements SessionApi {
     this.runtimes.set(id, rt);
   }
 
-  /** The server's environment for panes, minus an agent identity it may have inherited: only agent.start gives panes one. */
-  private get paneBase(): NodeJS.ProcessEnv {
-    const { CASTELLAN_AGENT_ID: _id, CASTELLAN_AGENT_TYPE: _type, ...rest } = this.o.env;
-    return rest;
-  }
+  /** The server's environment for panes: no agent identity it may have inherited (only agent.start gives one), SSH_AUTH_SOCK the link. */
+  private get paneBase(): NodeJS.ProcessEnv { return this.sshAgent.forPanes(withoutAgentIdentity(this.o.env)); }
 
   /** Runs an internal action; a refusal is logged, never thrown into an event callback. */
   safeDispatch(action: AnyAction, client?: string): void {
@@ -484,6 +484,7 @@ export class ServerSession implements SessionApi {
     this.episodes.dispose();
     this.stageWarnings.dispose();
     this.configWatch.close();
+    this.sshAgent.remove();
     // One HUP, TERM, KILL sequence for all panes at once; the process exits once it is over (main.ts).
     const pids = [...this.runtimes.values()].flatMap((rt) => rt.runningPid ?? []);
     for (const rt of this.runtimes.values()) rt.dispose({ kill: false });

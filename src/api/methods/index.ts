@@ -11,6 +11,7 @@ import clientCopy from './client-copy.js';
 import clientDetach from './client-detach.js';
 import clientInput from './client-input.js';
 import clientResize from './client-resize.js';
+import clientSshAgent from './client-ssh-agent.js';
 import configReload from './config-reload.js';
 import eventsEmit from './events-emit.js';
 import eventsSubscribe from './events-subscribe.js';
@@ -136,6 +137,7 @@ export const METHODS: MethodDef[] = [
   clientDetach,
   clientCopy,
   clientAnswer,
+  clientSshAgent,
 ] as MethodDef[];
 
 export const METHOD_TABLE: ReadonlyMap<string, MethodDef> = new Map(METHODS.map((m) => [m.name, m]));
