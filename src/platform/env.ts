@@ -7,8 +7,11 @@ export interface PaneEnvInput {
   extra?: Record<string, string>;
 }
 
-/** Variables that would make a program believe it runs somewhere else (or expose the server's internals). */
-const DROP = ['TMUX', 'TMUX_PANE', 'STY', 'WINDOW', 'WINDOWID', 'TERMCAP', 'COLUMNS', 'LINES', 'ZELLIJ', 'ZELLIJ_SESSION_NAME', 'HERDR_PANE_ID', 'NODE_ENV', 'CASTELLAN_SERVER'];
+/**
+ * Variables that would make a program believe it runs somewhere else (or expose the server's internals), and an agent
+ * identity the server may have inherited: only agent.start gives a pane one (through `extra`).
+ */
+const DROP = ['TMUX', 'TMUX_PANE', 'STY', 'WINDOW', 'WINDOWID', 'TERMCAP', 'COLUMNS', 'LINES', 'ZELLIJ', 'ZELLIJ_SESSION_NAME', 'HERDR_PANE_ID', 'NODE_ENV', 'CASTELLAN_SERVER', 'CASTELLAN_AGENT_ID', 'CASTELLAN_AGENT_TYPE'];
 
 export function paneEnv(i: PaneEnvInput): Record<string, string> {
   const env: Record<string, string> = {};
@@ -22,12 +25,6 @@ export function paneEnv(i: PaneEnvInput): Record<string, string> {
   env.CASTELLAN_PANE_ID = i.paneId;
   env.CASTELLAN_SESSION = i.session;
   return env;
-}
-
-/** An environment without the agent identity a server may have inherited: only agent.start gives a pane one. */
-export function withoutAgentIdentity(env: NodeJS.ProcessEnv): NodeJS.ProcessEnv {
-  const { CASTELLAN_AGENT_ID: _id, CASTELLAN_AGENT_TYPE: _type, ...rest } = env;
-  return rest;
 }
 
 /** The user's shell: config, then $SHELL, then /bin/sh. */

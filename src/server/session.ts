@@ -8,7 +8,7 @@ import { emptyState, reduce, type ReduceResult } from '../core/reducer.js';
 import { paneSizes, syncedPanes } from '../core/select.js';
 import type { EpisodeLimits, State } from '../core/types.js';
 import { keyToBytes } from '../input/key-names.js';
-import { defaultShell, paneEnv, withoutAgentIdentity } from '../platform/env.js';
+import { defaultShell, paneEnv } from '../platform/env.js';
 import type { Paths } from '../platform/paths.js';
 import { AgentManager } from './agents.js';
 import { ClientLink } from './client-link.js';
@@ -246,8 +246,8 @@ export class ServerSession implements SessionApi {
     this.runtimes.set(id, rt);
   }
 
-  /** The server's environment for panes: no agent identity it may have inherited (only agent.start gives one), SSH_AUTH_SOCK the link. */
-  private get paneBase(): NodeJS.ProcessEnv { return this.sshAgent.forPanes(withoutAgentIdentity(this.o.env)); }
+  /** The server's environment for panes (paneEnv drops what must not reach them), SSH_AUTH_SOCK the agent link. */
+  private get paneBase(): NodeJS.ProcessEnv { return this.sshAgent.forPanes(this.o.env); }
 
   /** Runs an internal action; a refusal is logged, never thrown into an event callback. */
   safeDispatch(action: AnyAction, client?: string): void {
