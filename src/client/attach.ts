@@ -40,7 +40,7 @@ async function connect(socket: string, params: Record<string, unknown>, timeoutM
   try {
     const cfg = await api.request<ClientConfig>('client.attach', params, { timeoutMs: timeoutMs ?? 10_000 });
     // This terminal's SSH agent for the panes' SSH_AUTH_SOCK link; a path here means nothing to another machine's server.
-    if (!open && process.env.SSH_AUTH_SOCK) api.request('client.ssh_agent', { path: process.env.SSH_AUTH_SOCK.slice(0, 1024) }).catch(() => undefined);
+    if (!open && process.env.SSH_AUTH_SOCK) api.request('client.ssh_agent', { path: process.env.SSH_AUTH_SOCK }).catch(() => undefined);
     return { api, cfg, early, offEarly };
   } catch (e) {
     api.close();

@@ -53,12 +53,12 @@ export class ChooserController {
     this.reload(true);
     this.stopMachines?.();
     this.remote = [];
-    // In the background, once per opening (each is an ssh login): a machine that is slow or down is shown stale.
-    this.stopMachines = watchMachines(this.h.machines ?? (() => machineLister()), (remote) => {
-      // On another machine, its session here is this one: listed once, live, as the attached session.
+    // In the background, one ssh login per machine per opening, followed while open: one slow or down is shown stale.
+    this.stopMachines = watchMachines(this.h.machines ?? (() => machineLister()), (all) => {
+      // On another machine, its session there is this client's own: listed once, live, as the attached session.
       const w = this.h.where();
-      this.remote = w.machine ? remote.filter((x) => !(x.machine === w.machine && x.name === `${w.session}@${w.machine}`)) : remote;
-      remote = this.remote;
+      const remote = w.machine ? all.filter((x) => !(x.machine === w.machine && x.name === `${w.session}@${w.machine}`)) : all;
+      this.remote = remote;
       const s = this.h.get();
       if (!s || s.loading) return;
       // A machine's session arrives folded as this session's did (`prefix s`: sessions folded), once; then the user's folds stay.

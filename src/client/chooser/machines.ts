@@ -30,6 +30,9 @@ const LIVE_EVENTS = ['pane_agent_status_changed', 'pane_agent_turn_ended', 'pane
 const LIVE_COALESCE_MS = 30;
 const MAX_SHOWN = 16;
 
+/** Why a machine gave no listing, without the "machine NAME:" its row already says. */
+const why = (e: unknown): string => String((e as Error)?.message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160);
+
 const ago = (ms: number): string => (ms < 60_000 ? `${Math.max(0, Math.round(ms / 1000))} s` : ms < 3_600_000 ? `${Math.round(ms / 60_000)} min` : `${Math.round(ms / 3_600_000)} h`);
 
 /** A cached listing (its file may hold anything): panes that do not check out are left out. */
@@ -111,7 +114,7 @@ function follow(l: MachineLister, name: string, remote: Remote, show: (windows: 
     reading = true;
     readListing(l, name, remote, MACHINE_MS)
       .then((windows) => alive() && show(windows))
-      .catch((e: Error) => alive() && show(undefined, String(e.message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160)))
+      .catch((e: unknown) => alive() && show(undefined, why(e)))
       .finally(() => {
         reading = false;
         if (again) {
@@ -158,14 +161,13 @@ export function watchMachines(lister: () => Promise<MachineLister>, onUpdate: (s
     };
     const label = (m: { name: string; session?: string }) => `${m.session ?? 'default'}@${m.name}`;
     await Promise.all(list.map(async (m, i) => {
-      const cached = await fromCache(l, m.name).catch(() => ({ windows: [] as ChooserWindow[], at: undefined }));
-      const seen = cached.at !== undefined ? `last seen ${ago(now() - cached.at)} ago` : 'never listed';
-      put(i, { name: label(m), current: false, machine: m.name, stale: `connecting…, ${seen}`, windows: cached.windows });
-      let last = { windows: cached.windows, at: cached.at };
-      const show = (windows: ChooserWindow[] | undefined, why?: string) => {
+      let last: { windows: ChooserWindow[]; at?: number } = await fromCache(l, m.name).catch(() => ({ windows: [] }));
+      const seen = () => (last.at !== undefined ? `last seen ${ago(now() - last.at)} ago` : 'never listed');
+      put(i, { name: label(m), current: false, machine: m.name, stale: `connecting…, ${seen()}`, windows: last.windows });
+      /** A fresh listing, or (windows undefined) why there is none: the last one stays, marked stale. */
+      const show = (windows: ChooserWindow[] | undefined, reason?: string) => {
         if (windows) last = { windows, at: now() };
-        const stale = why ? `${last.at !== undefined ? `last seen ${ago(now() - last.at)} ago` : 'never listed'} · ${why}` : undefined;
-        put(i, { name: label(m), current: false, machine: m.name, ...(stale ? { stale } : {}), windows: last.windows });
+        put(i, { name: label(m), current: false, machine: m.name, ...(reason ? { stale: `${seen()} · ${reason}` } : {}), windows: last.windows });
       };
       const keep = (r: Remote): boolean => {
         if (!follow(l, m.name, r, show, () => alive)) return false;
@@ -176,7 +178,7 @@ export function watchMachines(lister: () => Promise<MachineLister>, onUpdate: (s
         const windows = await listOne(l, m.name, o.deadlineMs ?? MACHINE_MS, () => alive, keep);
         show(windows);
       } catch (e) {
-        show(undefined, String((e as Error).message ?? e).replace(/^machine \S+:? ?/, '').slice(0, 160));
+        show(undefined, why(e));
       }
     }));
   })();
@@ -254,7 +256,7 @@ export function jumpElsewhere(say: (text: string) => void, lister: () => Promise
     done = true;
     clearTimeout(timer);
     // One look is all prefix j needs: the links a look keeps for an open chooser are closed at once.
-    queueMicrotask(() => stop?.());
+    stop?.();
     const now = waitingElsewhere(sessions);
     if (now && now !== before) say(`no pane here is waiting for you; ${now}`);
   });
