@@ -2,7 +2,8 @@
 import type { InputEvent } from '../../input/keys.js';
 import { chooserInput, openChooser, rowsOf, withData, type ChooserState, type ChooserTarget } from './input.js';
 import { loadPreview, loadTree } from './load.js';
-import { machineLister, type MachineLister, watchMachines } from './machines.js';
+import { type MachineLister, watchMachines } from './machines.js';
+import { watchMachinesAway } from './machine-thread.js';
 import { type ChooserSession, initialCollapsed } from './tree.js';
 
 export interface ChooserHost {
@@ -54,7 +55,10 @@ export class ChooserController {
     this.stopMachines?.();
     this.remote = [];
     // In the background, one ssh login per machine per opening, followed while open: one slow or down is shown stale.
-    this.stopMachines = watchMachines(this.h.machines ?? (() => machineLister()), (all) => {
+    // Off the thread that echoes keys (machine-thread.ts), unless a test gives its own lister.
+    const lister = this.h.machines;
+    const watch = lister ? (cb: (all: ChooserSession[]) => void) => watchMachines(lister, cb) : watchMachinesAway;
+    this.stopMachines = watch((all) => {
       // On another machine, its session there is this client's own: listed once, live, as the attached session.
       const w = this.h.where();
       const remote = w.machine ? all.filter((x) => !(x.machine === w.machine && x.name === `${w.session}@${w.machine}`)) : all;

@@ -5,4 +5,5 @@ export { ChooserController, type ChooserHost, type SwitchTarget } from './contro
 export { loadPreview, loadTree } from './load.js';
 export { buildRows, needsMe, targetOf, type ChooserPane, type ChooserSession, type ChooserWindow } from './tree.js';
 export { chooserLines } from './lines.js';
+export { watchMachinesAway } from './machine-thread.js';
 export { firstWaitingElsewhere, jumpElsewhere, machineLister, waitingElsewhere, watchMachines, type MachineLister } from './machines.js';

@@ -94,6 +94,11 @@ async function listOne(l: MachineLister, name: string, deadlineMs: number, alive
 /** The last sessions read from other machines: what `prefix j` names when no pane here waits. */
 let lastRemote: ChooserSession[] = [];
 
+/** Keeps a look made elsewhere (the machines thread) as the last one. */
+export function rememberLook(sessions: ChooserSession[]): void {
+  lastRemote = sessions;
+}
+
 /**
  * Follows a machine that answered, while the chooser is open: its events make it read again (a burst once), so a
  * remote agent turning blocked shows in the open chooser; a lost link leaves the last listing, marked stale.
@@ -238,7 +243,7 @@ export function firstWaitingElsewhere(sessions: ChooserSession[] = lastRemote): 
  * it (`jump`, as the chooser's Enter does). None known: says so and looks again in the background, naming what that
  * finds (the next `prefix j` goes there).
  */
-export function jumpElsewhere(say: (text: string) => void, lister: () => Promise<MachineLister> = machineLister, jump?: (t: SwitchTarget) => Promise<void>): void {
+export function jumpElsewhere(say: (text: string) => void, watch: (onUpdate: (sessions: ChooserSession[]) => void) => () => void, jump?: (t: SwitchTarget) => Promise<void>): void {
   const target = firstWaitingElsewhere();
   if (target && jump) {
     say(`jumping to ${target.pane}@${target.machine}…`);
@@ -251,7 +256,7 @@ export function jumpElsewhere(say: (text: string) => void, lister: () => Promise
   let done = false;
   const timer = setTimeout(() => stop?.(), MACHINE_MS + 1000);
   timer.unref?.();
-  stop = watchMachines(lister, (sessions) => {
+  stop = watch((sessions) => {
     if (done || sessions.some((s) => s.stale?.startsWith('connecting'))) return;
     done = true;
     clearTimeout(timer);
