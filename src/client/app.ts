@@ -11,7 +11,7 @@ import { Router, type RouterOutput } from '../input/router.js';
 import { typedKeys } from '../input/typed-text.js';
 import { launchAgent, nextTheme, openAgentPicker, reloadConfig, type RequestHost } from './server-requests.js';
 import { parsePopupArgs } from '../core/popup-spec.js';
-import { ChooserController, jumpElsewhere, type SwitchTarget } from './chooser/index.js';
+import { ChooserController, jumpElsewhere, type SwitchTarget, watchMachinesAway } from './chooser/index.js';
 import { chunks, PART, pasteParts } from './chunks.js';
 import { overlayFor, overlayInput } from './overlays.js';
 import { Painter, type PaintCursor } from './painter.js';
@@ -148,7 +148,7 @@ export class ClientApp {
   private onFrame(f: Record<string, unknown>): void {
     if (f.reset) this.painter.reset();
     if (f.view) {
-      this.view = f.view as ViewModel;
+      this.view = { ...(f.view as ViewModel), ...(this.io.machine ? { machine: this.io.machine } : {}) };
       this.layoutSlots();
     }
     const panes = (f.panes ?? {}) as Record<string, { lines: Array<[number, string]> }>;
@@ -447,7 +447,7 @@ export class ClientApp {
         return;
       case 'client.jump-waiting': {
         const target = this.alerts.pop();
-        if (!target) return jumpElsewhere((text) => this.notify({ level: 'info', text }, 6000), undefined, this.io.switchTo?.bind(this.io));
+        if (!target) return jumpElsewhere((text) => this.notify({ level: 'info', text }, 6000), watchMachinesAway, this.io.switchTo?.bind(this.io));
         // A pane that is gone by now is skipped: try the next one.
         this.api.request('client.action', { action: { type: 'pane.focus', pane: target } }).catch(() => this.run(cmd));
         return;

@@ -169,7 +169,7 @@ function runClient(App: typeof ClientApp, o: AttachOpts, conn: Attached, place: 
       next.api.close();
       throw new Error('this client has left');
     }
-    if (to.machine) next.early.push(arrivalNotice(to, t.session));
+    if (to.machine) next.early.push(arrivalNotice(to));
     release();
     resolveEnd({ kind: 'switch', next, place: to, ...(t.pane ? { pane: t.pane } : {}) });
   };

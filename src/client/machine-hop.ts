@@ -28,8 +28,8 @@ export function hopPlace(paths: Paths, here: Place, hereSession: string, machine
   return { socket: '', open: machineOpener(paths, machine, session), machine, ...(home ? { home } : {}) };
 }
 
-/** The line a client shows on arriving at another machine's session (pushed as the server's own notices are). */
-export function arrivalNotice(p: Place, session: string | undefined): { notice: { level: 'info'; message: string } } {
+/** The line a client shows on arriving at another machine's session (the bar names it SESSION@MACHINE meanwhile). */
+export function arrivalNotice(p: Place): { notice: { level: 'info'; message: string } } {
   const back = p.home ? `; prefix d comes back to session ${p.home.session} here` : '';
-  return { notice: { level: 'info', message: `on machine ${p.machine}${session ? ` (session ${session})` : ''}${back}` } };
+  return { notice: { level: 'info', message: `on machine ${p.machine}${back}` } };
 }

@@ -67,6 +67,8 @@ export interface WindowTab {
 
 export interface ViewModel {
   session: string;
+  /** Set by a client on another machine (attach --machine, a hop): its bar names the session SESSION@MACHINE. */
+  machine?: string;
   /** Size of the window area the server laid out (may be smaller than this client's terminal). */
   area: { cols: number; rows: number };
   windows: WindowTab[];

@@ -65,6 +65,8 @@ test('a -t SESSION@MACHINE (tmux\'s target, the machine after @) attaches there;
   const h = await startAttached(local, { args: ['a', '-t', 'work@box'], timeoutMs: 30_000, prompt: false });
   local.onCleanup(() => h.kill());
   await h.waitForText(/work\$ /, { timeoutMs: 15_000 });
+  // The bar names the session with its machine: this terminal is on box, not here.
+  await h.waitForText(/^ work@box /m, { timeoutMs: 5000 });
   await sshd.stop();
   const ssh = sshChild(h.proc.pid);
   if (ssh) process.kill(ssh, 'SIGKILL');

@@ -48,7 +48,9 @@ test('Enter on another machine\'s row moves this client there (keys reach its pa
   h.write('j');
   await h.waitForText(/default@box: on another machine, Enter moves this client there/, { timeoutMs: 10_000 });
   h.write('\r');
-  await h.waitForText(/on machine box \(session default@box\); prefix d comes back to session default here/, { timeoutMs: 30_000 });
+  await h.waitForText(/on machine box; prefix d comes back to session default here/, { timeoutMs: 30_000 });
+  // The bar names the session with its machine.
+  await h.waitForText(/^ default@box /m, { timeoutMs: 5000 });
   await h.waitForText(/remote\$ /, { timeoutMs: 15_000 });
   assert.equal((await remote.call<{ clients: number }>('ping')).clients, 1, 'the remote server has this client');
   await waitFor(async () => (await local.call<{ clients: number }>('ping')).clients === 0, { timeoutMs: 10_000, message: 'the local server to see the client leave' });

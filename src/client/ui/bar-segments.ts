@@ -16,7 +16,7 @@ export function tabText(w: ViewModel['windows'][number]): string {
   return ` ${w.index}:${fit(w.name, 20)}${w.current ? '*' : ''}${w.zoomed ? 'Z' : ''}${w.synchronized ? 'S' : ''}${glyph} `;
 }
 
-export const sessionText = (view: ViewModel) => ` ${fit(view.session, 24)} `;
+export const sessionText = (view: ViewModel) => ` ${fit(view.machine ? `${view.session}@${view.machine}` : view.session, 24)} `;
 
 /** The window whose tab is at column x of the bar (a click on it selects it). */
 export function tabAt(view: ViewModel, x: number): string | undefined {
