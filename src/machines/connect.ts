@@ -138,7 +138,26 @@ export function connectMachine(p: MachineProfile, o: ConnectOptions = {}): Promi
 }
 
 function wrap(p: MachineProfile, child: ChildProcessWithoutNullStreams, hello: Hello, probeMs: number, stderr: () => string): MachineClient {
-  const stream = Duplex.from({ readable: child.stdout, writable: child.stdin });
+  // Not Duplex.from(stdout, stdin): Node destroys a child's stdin when the child exits, and that destroyed the whole
+  // stream, so a reply ssh wrote just before exiting could be lost to the race between its exit and its stdout (seen
+  // under load). Here only stdout's end ends what is read; writes to a gone stdin are dropped (its close says why).
+  const stream = new Duplex({
+    read: () => void child.stdout.resume(),
+    write: (chunk: Buffer, _enc, done) => {
+      if (child.stdin.destroyed || child.stdin.writableEnded) return done();
+      child.stdin.write(chunk, () => done());
+    },
+    final: (done) => {
+      child.stdin.end();
+      done();
+    },
+  });
+  child.stdin.on('error', () => undefined);
+  child.stdout.on('data', (d: Buffer) => {
+    if (!stream.push(d)) child.stdout.pause();
+  });
+  child.stdout.once('end', () => stream.push(null));
+  child.stdout.resume();
   stream.on('error', () => {
     /* surfaced through the client's close */
   });
