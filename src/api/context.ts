@@ -26,7 +26,10 @@ export interface PaneRuntimeInfo {
   foreground?: string;
   cols: number;
   rows: number;
+  /** Read when asked for (a getter): where asking starts a process (ps, lsof), a hook's pid check must not pay for it. */
   cwd?: string;
+  /** The directory read fresh, off the server's thread: what a split opens in. */
+  freshCwd?(): Promise<string | undefined>;
 }
 
 export interface EventFilter {

@@ -4,7 +4,7 @@ import { basename, join } from 'node:path';
 import { panesOf } from '../core/layout.js';
 import type { PaneState, State } from '../core/types.js';
 import { identify } from '../detect/identify.js';
-import { readPaneProcesses } from '../platform/proc/index.js';
+import { readPaneProcessesAsync } from '../platform/proc/index.js';
 import { PaneHistory, type HistorySource } from './history-pieces.js';
 import { argsAfterAgent, foregroundArgv } from './resume.js';
 import { LIMITS, sessionIdSchema, SNAPSHOT_VERSION, type PaneSnapshot, type Snapshot } from './schema.js';
@@ -15,7 +15,7 @@ export interface LivePane {
   readonly lastOutputAt: number;
   readonly size: { cols: number; rows: number };
   readonly screen: HistorySource;
-  readonly pty?: { readonly pid: number; cwd(): string | undefined; foregroundPid(): number | undefined };
+  readonly pty?: { readonly pid: number; cwd(): string | undefined; cwdFresh?(): Promise<string | undefined>; foregroundPid(): number | undefined };
 }
 
 export interface CaptureHost {
@@ -133,9 +133,10 @@ export class Capture {
     if (def) base.definition = def.slice(0, 128);
     if (rt) Object.assign(base, await this.historyOf(p.id, rt));
     if (!rt || rt.exited || p.exited || !rt.pty) return base;
-    base.cwd = (rt.pty.cwd() ?? p.cwd).slice(0, LIMITS.text);
+    // Off the server's thread where asking starts a process (ps, lsof: the portable backend).
+    base.cwd = ((rt.pty.cwdFresh ? await rt.pty.cwdFresh() : rt.pty.cwd()) ?? p.cwd).slice(0, LIMITS.text);
     const root = rt.pty.pid;
-    const procs = readPaneProcesses(root);
+    const procs = await readPaneProcessesAsync(root);
     const reported = p.agent.hook?.agent;
     const ident = identify({ processes: procs.processes, rootPid: root, foregroundPid: procs.foregroundPid, launchCommand: p.command, reported });
     const rootProc = procs.processes.find((x) => x.pid === root);

@@ -9,7 +9,7 @@ import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
 import type { DetectState } from '../detect/rules-schema.js';
 import { isSubmitKey } from '../detect/submit.js';
-import { foregroundPgid, processName, readPaneProcesses } from '../platform/proc/index.js';
+import { foregroundPgid, foregroundPgidAsync, type PaneProcesses, procBlocks, processName, processNameAsync, readPaneProcesses, readPaneProcessesAsync } from '../platform/proc/index.js';
 import type { PaneRuntime } from './pane-runtime.js';
 
 /** Time for the loop: the real clock, or a fake one in replay tests (test/detect/stream-replay.test.ts). */
@@ -56,6 +56,11 @@ interface PaneDetect {
   generic: boolean;
   /** The generic reader's own memory (last input, a spinning title), when `generic`. */
   reader?: GenericReader;
+  /** An identification off the thread is on its way; a run meanwhile asked for another when it ends. */
+  asking?: boolean;
+  askAgain?: boolean;
+  askedAt?: number;
+  askTimer?: unknown;
 }
 
 /** When this pane's screen reading ends a hook report (hook-confirm.ts), with what the pane knows: its last key, its agent's rules. */
@@ -78,6 +83,8 @@ const INPUT_ECHO_MS = 150;
  * `children` files: at most 0.1 % of a core, and only while such a pane draws.)
  */
 const REIDENTIFY_MS = 1000;
+/** Where asking starts a process (the portable backend's ps), a pane's processes are asked about at most this often. */
+const ASK_MS = 400;
 
 export class DetectionLoop {
   private rules: LoadedRules;
@@ -173,6 +180,7 @@ export class DetectionLoop {
     if (!p) return;
     if (p.timer) this.clock.clearTimeout(p.timer);
     if (p.pending) this.clock.clearTimeout(p.pending);
+    if (p.askTimer) this.clock.clearTimeout(p.askTimer);
     this.panes.delete(id);
   }
 
@@ -180,27 +188,40 @@ export class DetectionLoop {
     for (const id of [...this.panes.keys()]) this.forget(id);
   }
 
-  /** Which agent runs in the pane: process tree first (re-read only when the foreground group changes). */
-  private identifyPane(id: string, p: PaneDetect, rt: DetectionRuntime): void {
+  /**
+   * Which agent runs in the pane: process tree first (re-read only when the foreground group changes). Where asking
+   * starts a process (ps: the portable backend), it is asked off the thread and detection goes on with the last
+   * identity meanwhile; `wait` (herd explain) asks on the thread.
+   */
+  private identifyPane(id: string, p: PaneDetect, rt: DetectionRuntime, wait = false): void {
     if (this.host.agentOf) {
       const fixed = this.host.agentOf(id);
       return this.setAgent(p, fixed === GENERIC_AGENT ? undefined : fixed, fixed === GENERIC_AGENT);
     }
     const pid = rt.pty?.pid;
     if (!pid) return;
+    if (procBlocks() && !wait) return this.identifyLater(id, p, pid);
     const pgid = foregroundPgid(pid);
     const comm = pgid ? processName(pgid) : undefined;
+    if (!this.settled(id, p, pgid, comm)) this.adopt(id, p, pid, pgid, comm, readPaneProcesses(pid));
+  }
+
+  /** Nothing to read again: the same foreground group and leader, and an identity that is sure and no report contradicts. */
+  private settled(id: string, p: PaneDetect, pgid: number | undefined, comm: string | undefined): boolean {
     const reported = this.host.state().panes[id]?.agent.hook?.agent;
-    const now = this.clock.now();
-    const unsure = p.ident?.source === 'shell' && now - (p.identAt ?? Number.NEGATIVE_INFINITY) >= REIDENTIFY_MS;
-    if (p.ident && !unsure && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent)) return;
+    const unsure = p.ident?.source === 'shell' && this.clock.now() - (p.identAt ?? Number.NEGATIVE_INFINITY) >= REIDENTIFY_MS;
+    return !!p.ident && !unsure && pgid === p.pgid && comm === p.fgComm && p.ident.agent === (reported ?? p.ident.agent);
+  }
+
+  /** The identity the pane's processes give, and the detector for it. */
+  private adopt(id: string, p: PaneDetect, pid: number, pgid: number | undefined, comm: string | undefined, procs: PaneProcesses): void {
+    const pane = this.host.state().panes[id];
+    const reported = pane?.agent.hook?.agent;
     const before = p.ident?.agent;
     const fgChanged = !!pgid && (pgid !== p.pgid || comm !== p.fgComm);
     p.pgid = pgid;
     p.fgComm = comm;
-    p.identAt = now;
-    const procs = readPaneProcesses(pid);
-    const pane = this.host.state().panes[id];
+    p.identAt = this.clock.now();
     p.ident = identify({ processes: procs.processes, rootPid: pid, foregroundPid: procs.foregroundPid, launchCommand: pane?.command, reported, signatures: this.rules.signatures });
     const agent = p.ident.agent;
     if (fgChanged || (agent && agent !== before)) {
@@ -210,6 +231,45 @@ export class DetectionLoop {
     }
     // Something runs that is no known agent, no shell and no pager: what it tells the terminal is read (issue 29).
     this.setAgent(p, agent, isGenericProgram(p.ident.source, agent, comm, procs.processes.length > 0));
+  }
+
+  /**
+   * identifyPane off the thread: one question in flight per pane, at most one per ASK_MS (a ps costs a process start and
+   * tens of ms of CPU; a pane drawing asks twenty times a second otherwise); a run meanwhile asks once more after.
+   */
+  private identifyLater(id: string, p: PaneDetect, pid: number): void {
+    const wait = (p.askedAt ?? Number.NEGATIVE_INFINITY) + ASK_MS - this.clock.now();
+    if (p.asking || wait > 0) {
+      if (!p.asking) {
+        p.askTimer ??= this.clock.setTimeout(() => {
+          p.askTimer = undefined;
+          if (this.panes.get(id) === p) this.identifyLater(id, p, pid);
+        }, wait);
+      } else p.askAgain = true;
+      return;
+    }
+    p.asking = true;
+    p.askedAt = this.clock.now();
+    const live = () => this.panes.get(id) === p;
+    void (async () => {
+      const pgid = await foregroundPgidAsync(pid);
+      const comm = pgid ? await processNameAsync(pgid) : undefined;
+      if (!live() || this.settled(id, p, pgid, comm)) return;
+      const procs = await readPaneProcessesAsync(pid);
+      if (!live()) return;
+      const was = `${p.agent}/${p.generic}`;
+      this.adopt(id, p, pid, pgid, comm, procs);
+      // A new identity reads the screen with its own rules now, as the synchronous path does in the same run.
+      if (`${p.agent}/${p.generic}` !== was) this.paneDirty(id);
+    })()
+      .catch((err: unknown) => this.host.log(`identify ${id}: ${(err as Error)?.stack ?? err}`))
+      .finally(() => {
+        p.asking = false;
+        if (p.askAgain && live()) {
+          p.askAgain = false;
+          this.identifyLater(id, p, pid);
+        }
+      });
   }
 
   private setAgent(p: PaneDetect, agent: string | undefined, generic = false): void {
@@ -284,7 +344,7 @@ export class DetectionLoop {
     const rt = this.host.runtime(id);
     if (!rt) return undefined;
     const p = this.entry(id);
-    if (!rt.exited) this.identifyPane(id, p, rt);
+    if (!rt.exited) this.identifyPane(id, p, rt, true);
     const snap = rt.screen.snapshot();
     const signal = p.reader?.peek(snap);
     const matches = signal ? [signal, ...explain(p.detector.rules, snap)] : explain(p.detector.rules, snap);

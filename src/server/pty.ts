@@ -1,7 +1,7 @@
 // The only node-pty import: spawning pane programs, with tail-safe exit, no leaked fds, and a kill that ends the pane's whole session.
 import { closeSync, constants, openSync, readSync } from 'node:fs';
 import pty from '@lydell/node-pty';
-import { childAlive, foregroundPgid, processCwd } from '../platform/proc/index.js';
+import { childAlive, foregroundPgid, foregroundPgidAsync, procBlocks, processCwd, processCwdAsync } from '../platform/proc/index.js';
 import { closeOnExec, closeOnExecAll } from './fd-cloexec.js';
 import { endSessions, type Step } from './terminate.js';
 
@@ -51,8 +51,10 @@ export interface PtyProcess {
   foregroundName(): string | undefined;
   /** Pid of the terminal's foreground process group leader (src/platform/proc). */
   foregroundPid(): number | undefined;
-  /** Current directory of the foreground process (for splits that open where you are). */
+  /** Current directory of the foreground process (a listing's, a snapshot's: where asking starts a process, the last answer). */
   cwd(): string | undefined;
+  /** cwd read fresh, off the thread: what a split opens in. */
+  cwdFresh(): Promise<string | undefined>;
   readonly exited: boolean;
   /** Ends every process in the pane's session: HUP, then TERM, then KILL (see CLOSE_STEPS). */
   kill(steps?: readonly Step[]): Promise<void>;
@@ -73,6 +75,8 @@ const MAX_DRAIN = 4 * 1024 * 1024;
  * is closed: only a process that outlived the child and still holds the terminal (a background job) makes it wait.
  */
 const EXIT_DRAIN_MS = 40;
+/** A listing's directory is read again off the thread when the last one is this old (procBlocks). */
+const CWD_SOON_MS = 500;
 
 /**
  * node-pty destroys the pty's socket 200 ms after the child exits, dropping whatever was not read yet: a busy or
@@ -143,6 +147,9 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
     slave = -1;
   }
   let exited = false;
+  /** The last directory read off the thread (procBlocks), and that read while it runs. */
+  let lastCwd: { at: number; cwd?: string } = { at: Number.NEGATIVE_INFINITY };
+  let reading: Promise<void> | undefined;
   let killing: Promise<void> | undefined;
   let paused = false;
   let watch: NodeJS.Timeout | undefined;
@@ -236,8 +243,17 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       return foregroundPgid(p.pid);
     },
     cwd() {
+      // Where asking starts a process (ps, lsof), a listing gets the last directory read, and a fresh one is read off the thread.
+      if (procBlocks()) {
+        if (!reading && Date.now() - lastCwd.at > CWD_SOON_MS) reading = self.cwdFresh().then((cwd) => void (lastCwd = { at: Date.now(), cwd }), () => undefined).finally(() => (reading = undefined));
+        return lastCwd.cwd;
+      }
       const pid = self.foregroundPid() ?? p.pid;
       return processCwd(pid) ?? (pid === p.pid ? undefined : processCwd(p.pid));
+    },
+    async cwdFresh() {
+      const pid = (await foregroundPgidAsync(p.pid)) ?? p.pid;
+      return (await processCwdAsync(pid)) ?? (pid === p.pid ? undefined : processCwdAsync(p.pid));
     },
     kill(steps = CLOSE_STEPS) {
       if (exited) return Promise.resolve();

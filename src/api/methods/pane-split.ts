@@ -30,7 +30,7 @@ export default defineMethod({
     // The repository is the one the split pane is in (as for the new pane's cwd): the given pane, else the current window's active one.
     const st = session.state();
     const near = p.pane_id ?? st.windows[st.currentWindow ?? '']?.active ?? '';
-    const from = p.cwd ?? session.paneInfo(near)?.cwd ?? st.panes[near]?.cwd ?? process.cwd();
+    const from = p.cwd ?? (await session.paneInfo(near)?.freshCwd?.()) ?? st.panes[near]?.cwd ?? process.cwd();
     const wt = p.worktree ? await startInWorktree(worktreesOf(session), { cwd: from, worktree: p.worktree, parent: p.sub_harness ? p.pane_id : undefined }) : undefined;
     try {
       const r = await split(session, { ...p, ...(wt ? { cwd: wt.cwd, env: { ...p.env, ...wt.env } } : {}) });

@@ -20,7 +20,6 @@ function thread(): Worker | undefined {
   if (worker) return worker;
   try {
     const w = new Worker(new URL('./machine-worker.js', import.meta.url));
-    w.unref();
     w.on('message', (m: { id?: unknown; sessions?: unknown }) => {
       if (typeof m.id === 'number' && Array.isArray(m.sessions)) watching.get(m.id)?.(m.sessions as ChooserSession[]);
     });
@@ -29,6 +28,8 @@ function thread(): Worker | undefined {
     w.on('exit', () => {
       if (worker === w) worker = undefined;
     });
+    // After the listeners: a 'message' listener refs the worker's port again. The client's own life is what counts.
+    w.unref();
     worker = w;
     return w;
   } catch {

@@ -46,6 +46,13 @@ export const processName = (pid: number): string | undefined => procBackend().re
 export const processAlive = (pid: number): boolean => procBackend().processAlive(pid);
 export const childAlive = (pid: number): boolean => procBackend().childAlive(pid);
 export const processCwd = (pid: number): string | undefined => procBackend().processCwd(pid);
+export const processCwdAsync = (pid: number): Promise<string | undefined> => procBackend().processCwdAsync(pid);
+/** Whether the backend's answers start processes: the server's thread then asks the Async forms (types.ts). */
+export const procBlocks = (): boolean => procBackend().blocking;
+export const foregroundPgidAsync = (rootPid: number): Promise<number | undefined> => procBackend().foregroundPgidAsync(rootPid);
+export const processNameAsync = async (pid: number): Promise<string | undefined> => (await procBackend().readStatAsync(pid))?.comm;
+export const readPaneProcessesAsync = async (rootPid: number, opts: ProcOptions = {}): Promise<PaneProcesses> =>
+  opts.procDir ? linux.readPaneProcesses(rootPid, opts) : procBackend().readPaneProcessesAsync(rootPid, opts);
 export const descendsFrom = (pid: number, ancestor: number): boolean | undefined => procBackend().descendsFrom(pid, ancestor);
 export const descendsFromAsync = (pid: number, ancestor: number): Promise<boolean | undefined> => procBackend().descendsFromAsync(pid, ancestor);
 export const sessionMembers = (leaders: ReadonlySet<number>, self = process.pid): number[] | undefined => procBackend().sessionMembers(leaders, self);

@@ -8,11 +8,16 @@
 // - the rare ones (a pane's whole tree when its foreground changed, a hook caller's ancestry, what belongs to a pane
 //   when it is closed) read the whole table, without argv (reading every process's arguments is most of a `ps -A`'s
 //   cost), and then ask `ps -p` for the argv of the few processes that matter.
+// Every question the server asks while panes run has an answer off its thread (the Async forms: the process is
+// started from a worker, spawner.ts): detection identifies with them (detection-loop.ts asks `blocking`), a new pane's
+// directory and a snapshot's are read that way, and a listing's directory is the last one read (pty.ts). The
+// synchronous forms still start a process on the caller's thread (the CLI's questions, a stop's last scan).
 // What belongs to a pane: its session, compared by ps's `sess` token (procps prints the session id; macOS a session
 // pointer), besides its process group and every descendant of its program.
-import { execFile, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { parseLsofCwds, parsePs, psRowsArgs, PS_TABLE_ARGS, type PsRow } from './ps.js';
 import { pidExists } from './pid.js';
+import { runOffThread } from './spawner.js';
 import type { PaneProcesses, ProcBackend, ProcOptions } from './types.js';
 
 /** How long one answer of ps is used (ms). */
@@ -38,13 +43,20 @@ let lsofMissing = false;
 
 function run(cmd: string, args: string[]): string | undefined {
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
-  if (r.error) {
-    if ((r.error as NodeJS.ErrnoException).code === 'ENOENT') {
-      if (cmd === 'ps') psMissing = true;
-      else lsofMissing = true;
-    }
-    return undefined;
-  }
+  missing(cmd, r.error);
+  return r.error ? undefined : r.stdout;
+}
+
+function missing(cmd: string, err: unknown): void {
+  if ((err as NodeJS.ErrnoException | null)?.code !== 'ENOENT') return;
+  if (cmd === 'ps') psMissing = true;
+  else lsofMissing = true;
+}
+
+/** run() off the thread: started from a worker (spawner.ts), so not even the process start waits here. */
+async function runAsync(cmd: string, args: string[]): Promise<string | undefined> {
+  const r = await runOffThread(cmd, args, { env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
+  if (r.code) missing(cmd, { code: r.code });
   return r.stdout;
 }
 
@@ -68,10 +80,9 @@ let reading: Promise<Map<number, PsRow>> | undefined;
 export function processTableAsync(): Promise<Map<number, PsRow>> {
   reading ??= new Promise<Map<number, PsRow>>((resolve) => {
     psRuns.table++;
-    execFile('ps', PS_TABLE_ARGS, { encoding: 'utf8', env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 }, (err, stdout) => {
-      if ((err as NodeJS.ErrnoException | null)?.code === 'ENOENT') psMissing = true;
-      const rows = err ? new Map<number, PsRow>() : parsePs(stdout);
-      if (!err) table = { at: Date.now(), rows };
+    void runAsync('ps', PS_TABLE_ARGS).then((out) => {
+      const rows = out === undefined ? new Map<number, PsRow>() : parsePs(out);
+      if (out !== undefined) table = { at: Date.now(), rows };
       resolve(rows);
     });
   }).finally(() => {
@@ -88,10 +99,10 @@ export function forgetTable(): void {
 }
 
 /**
- * Rows (with argv) of `pids`, read with one `ps -p` together with every other pid asked about lately whose answer is
- * older than TABLE_MS. `fresh`: read these even when a recent answer exists.
+ * Which of `pids` need asking (with every other pid asked about lately whose answer is older than TABLE_MS), and the
+ * answers already known. `fresh`: ask about these even when a recent answer exists.
  */
-function rowsOf(pids: readonly number[], fresh = false): Map<number, PsRow | undefined> {
+function plan(pids: readonly number[], fresh: boolean): { out: Map<number, PsRow | undefined>; list: number[] } {
   const now = Date.now();
   const out = new Map<number, PsRow | undefined>();
   const want = new Set<number>();
@@ -106,23 +117,56 @@ function rowsOf(pids: readonly number[], fresh = false): Map<number, PsRow | und
     if (!fresh && hit && now - hit.at <= TABLE_MS && (hit.row === undefined || pidExists(pid))) out.set(pid, hit.row);
     else want.add(pid);
   }
-  if (!want.size) return out;
+  if (!want.size) return { out, list: [] };
   for (const [pid, at] of interest) {
     if (want.size >= MAX_PIDS) break;
     if (now - at > INTEREST_MS) interest.delete(pid);
     else if (!want.has(pid) && now - (asked.get(pid)?.at ?? 0) > TABLE_MS / 2) want.add(pid);
   }
-  const list = [...want].slice(0, MAX_PIDS);
-  psRuns.pids++;
-  const text = run('ps', psRowsArgs(list));
+  return { out, list: [...want].slice(0, MAX_PIDS) };
+}
+
+/** Keeps what one `ps -p` over `list` answered (text undefined: ps could not run, nothing is kept). */
+function keep(list: readonly number[], text: string | undefined): Map<number, PsRow> {
   const rows = text === undefined ? new Map<number, PsRow>() : parsePs(text, MAX_PIDS);
   const at = Date.now();
   if (asked.size > 4 * MAX_PIDS) for (const [pid, a] of asked) if (at - a.at > INTEREST_MS) asked.delete(pid);
-  for (const pid of list) {
-    // ps cannot run: no answer is kept, so the next question asks again.
-    if (text !== undefined) asked.set(pid, { at, row: rows.get(pid) });
-    if (pids.includes(pid)) out.set(pid, rows.get(pid));
+  if (text !== undefined) for (const pid of list) asked.set(pid, { at, row: rows.get(pid) });
+  return rows;
+}
+
+/** Rows (with argv) of `pids`, read with one `ps -p` on the thread (with the pids asked about lately). */
+function rowsOf(pids: readonly number[], fresh = false): Map<number, PsRow | undefined> {
+  const { out, list } = plan(pids, fresh);
+  if (!list.length) return out;
+  psRuns.pids++;
+  const rows = keep(list, run('ps', psRowsArgs(list)));
+  for (const pid of pids) if (!out.has(pid)) out.set(pid, rows.get(pid));
+  return out;
+}
+
+/** The pids the next `ps -p` off the thread asks about: every question of one turn shares it. */
+let batch: { pids: Set<number>; rows: Promise<Map<number, PsRow>> } | undefined;
+
+/** rowsOf without blocking the thread: the questions of one turn (every pane's detection) share one `ps -p`. */
+async function rowsOfAsync(pids: readonly number[], fresh = false): Promise<Map<number, PsRow | undefined>> {
+  const { out, list } = plan(pids, fresh);
+  if (!list.length) return out;
+  if (!batch) {
+    const b: { pids: Set<number>; rows: Promise<Map<number, PsRow>> } = { pids: new Set(), rows: Promise.resolve(new Map()) };
+    b.rows = new Promise((resolve) => {
+      setImmediate(() => {
+        if (batch === b) batch = undefined;
+        const all = [...b.pids].slice(0, MAX_PIDS);
+        psRuns.pids++;
+        void runAsync('ps', psRowsArgs(all)).then((text) => resolve(keep(all, text)));
+      });
+    });
+    batch = b;
   }
+  for (const pid of list) batch.pids.add(pid);
+  const rows = await batch.rows;
+  for (const pid of pids) if (!out.has(pid)) out.set(pid, rows.get(pid));
   return out;
 }
 
@@ -152,6 +196,13 @@ function foregroundPgid(rootPid: number): number | undefined {
   return r && r.tpgid > 0 ? r.tpgid : undefined;
 }
 
+/** foregroundPgid off the thread, and read again at once when the group it names has exited. */
+async function foregroundPgidAsync(rootPid: number): Promise<number | undefined> {
+  let r = (await rowsOfAsync([rootPid])).get(rootPid);
+  if (r && r.tpgid > 0 && r.tpgid !== r.pgrp && !groupExists(r.tpgid)) r = (await rowsOfAsync([rootPid], true)).get(rootPid);
+  return r && r.tpgid > 0 ? r.tpgid : undefined;
+}
+
 function childrenMap(rows: Map<number, PsRow>): Map<number, number[]> {
   const map = new Map<number, number[]>();
   for (const r of rows.values()) {
@@ -161,11 +212,8 @@ function childrenMap(rows: Map<number, PsRow>): Map<number, number[]> {
   return map;
 }
 
-function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): PaneProcesses {
-  const max = opts.maxProcesses ?? 256;
-  let rows = processTable();
-  if (!rows.has(rootPid)) rows = processTable(0);
-  if (!rows.get(rootPid)) return { rootPid, processes: [] };
+/** The pids of the pane's tree (root first), from a table without argv. */
+function treeOf(rows: Map<number, PsRow>, rootPid: number, max: number): number[] {
   const children = childrenMap(rows);
   const tree: number[] = [];
   const seen = new Set<number>();
@@ -178,8 +226,11 @@ function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): PaneProcess
     tree.push(pid);
     queue.push(...(children.get(pid) ?? []));
   }
-  // argv for the tree only; a process gone between the two questions drops out.
-  const full = rowsOf(tree);
+  return tree;
+}
+
+/** The pane's processes from the tree's rows with argv (a process gone between the two questions drops out). */
+function paneOf(rootPid: number, tree: number[], full: Map<number, PsRow | undefined>): PaneProcesses {
   const out = tree.map((pid) => full.get(pid)).filter((r): r is PsRow => !!r);
   const root = full.get(rootPid);
   if (!root) return { rootPid, processes: [] };
@@ -188,6 +239,22 @@ function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): PaneProcess
   const tpgid = root.tpgid > 0 ? root.tpgid : undefined;
   const fg = tpgid === undefined ? undefined : out.find((s) => s.pid === tpgid) ?? out.find((s) => s.pgrp === tpgid);
   return { rootPid, foregroundPid: fg?.pid, foregroundPgid: tpgid, processes };
+}
+
+function readPaneProcesses(rootPid: number, opts: ProcOptions = {}): PaneProcesses {
+  let rows = processTable();
+  if (!rows.has(rootPid)) rows = processTable(0);
+  if (!rows.get(rootPid)) return { rootPid, processes: [] };
+  const tree = treeOf(rows, rootPid, opts.maxProcesses ?? 256);
+  return paneOf(rootPid, tree, rowsOf(tree));
+}
+
+async function readPaneProcessesAsync(rootPid: number, opts: ProcOptions = {}): Promise<PaneProcesses> {
+  let rows = table && Date.now() - table.at <= TABLE_MS ? table.rows : await processTableAsync();
+  if (!rows.has(rootPid)) rows = await processTableAsync();
+  if (!rows.get(rootPid)) return { rootPid, processes: [] };
+  const tree = treeOf(rows, rootPid, opts.maxProcesses ?? 256);
+  return paneOf(rootPid, tree, await rowsOfAsync(tree));
 }
 
 function descendsFrom(pid: number, ancestor: number, maxDepth = 64): boolean | undefined {
@@ -293,25 +360,52 @@ const cwds = new Map<number, { at: number; cwd: string | undefined }>();
 /** Pids whose working directory was asked lately: pid -> last asked (one lsof answers every pane of a `pane list`). */
 const cwdInterest = new Map<number, number>();
 
-function processCwd(pid: number): string | undefined {
-  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+/** The pids one lsof asks about: `pid` and every other asked about lately (lsof starts slowly, over 100 ms on Linux). */
+function cwdList(pid: number): number[] {
   const now = Date.now();
   cwdInterest.set(pid, now);
-  const hit = cwds.get(pid);
-  if (hit && now - hit.at <= CWD_MS) return hit.cwd;
-  // lsof starts slowly (over 100 ms on Linux): one start answers this pid and every other asked about lately.
   const list = [pid];
   for (const [other, at] of cwdInterest) {
     if (list.length >= 64) break;
     if (now - at > INTEREST_MS) cwdInterest.delete(other);
     else if (other !== pid && now - (cwds.get(other)?.at ?? 0) > CWD_MS / 2) list.push(other);
   }
-  const out = run('lsof', ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn']);
+  return list;
+}
+
+function keepCwds(list: number[], out: string | undefined): Map<number, string> {
   const found = out === undefined ? new Map<number, string>() : parseLsofCwds(out);
   if (cwds.size > 1024) cwds.clear();
   const at = Date.now();
   for (const p of list) cwds.set(p, { at, cwd: found.get(p) });
-  return found.get(pid);
+  return found;
+}
+
+function processCwd(pid: number): string | undefined {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  const hit = cwds.get(pid);
+  if (hit && Date.now() - hit.at <= CWD_MS) return hit.cwd;
+  const list = cwdList(pid);
+  return keepCwds(list, run('lsof', ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn'])).get(pid);
+}
+
+/** lsof runs off the thread, one per pid at a time (a question asked while it runs waits for it). */
+const cwdReads = new Map<number, Promise<string | undefined>>();
+
+/** A working directory at most CWD_MS old, read off the thread: what a new pane starts in. */
+function processCwdAsync(pid: number): Promise<string | undefined> {
+  if (!Number.isSafeInteger(pid) || pid <= 0) return Promise.resolve(undefined);
+  const hit = cwds.get(pid);
+  if (hit && Date.now() - hit.at <= CWD_MS) return Promise.resolve(hit.cwd);
+  const running = cwdReads.get(pid);
+  if (running) return running;
+  const list = cwdList(pid);
+  const read = runAsync('lsof', ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn']).then((out) => keepCwds(list, out).get(pid));
+  for (const p of list) if (!cwdReads.has(p)) cwdReads.set(p, read.then((found) => (p === pid ? found : cwds.get(p)?.cwd)));
+  void read.finally(() => {
+    for (const p of list) cwdReads.delete(p);
+  });
+  return read;
 }
 
 /** Forgets remembered working directories (tests, the bench). */
@@ -322,17 +416,22 @@ export function forgetCwds(): void {
 
 export const portableBackend: ProcBackend = {
   name: 'portable',
+  blocking: true,
   readStat: (pid) => row(pid),
+  readStatAsync: async (pid) => (await rowsOfAsync([pid])).get(pid),
   // A signal 0 first (no process start when it is gone), then the table for a zombie (an orphan init has not reaped yet).
   processAlive: (pid) => pidExists(pid) && row(pid)?.state !== 'Z',
   // node-pty reaps its child the moment it exits, so a signal 0 is the whole answer, at no process start.
   childAlive: (pid) => pidExists(pid),
   foregroundPgid,
+  foregroundPgidAsync,
   readPaneProcesses,
+  readPaneProcessesAsync,
   descendsFrom: (pid, ancestor) => descendsFrom(pid, ancestor),
   descendsFromAsync,
   sessionMembers,
   processCwd,
+  processCwdAsync,
   fdNonBlocking: () => false,
   reopenStdinNonBlocking: () => undefined,
   reaperArgs: () => [],
@@ -341,7 +440,7 @@ export const portableBackend: ProcBackend = {
     ...(lsofMissing ? ['`lsof` could not be run: new panes and restores start in the pane\'s first directory, not where its shell has moved'] : []),
     'sessions are read as ps\'s `sess` token (on macOS a session pointer, learnt from a pane\'s shell while it runs): after a crash, the reaper cannot end a job that left its pane\'s process group, ignores HUP and TERM, and whose shell died before the reaper looked (server stop and pane close do end it)',
     'argv is read from `ps`, joined with spaces: an argument holding a space reads as two (identification by a path with spaces may miss)',
-    'a working directory costs an `lsof` start (tens of ms), not a read, and is remembered for half a second',
+    'a working directory costs an `lsof` start (tens of ms, off the server\'s thread), not a read: a new pane and a snapshot read it fresh, a listing shows the last one read (half a second old or more; the pane\'s first directory before any)',
     'the hook bridge reads its payload through a stream (one event-loop turn, a few ms more per tool call)',
   ],
 };

@@ -34,15 +34,23 @@ export interface ProcOptions {
 /** One way of asking: Linux's proc filesystem, or the portable one (ps, lsof) for systems without it. */
 export interface ProcBackend {
   readonly name: 'proc' | 'portable';
+  /**
+   * Its answers start processes (ps, lsof): a caller on the server's thread asks the Async forms, and the synchronous
+   * ones answer from what was last read where they can (portable.ts).
+   */
+  readonly blocking: boolean;
   readStat(pid: number): ProcStat | undefined;
+  readStatAsync(pid: number): Promise<ProcStat | undefined>;
   /** The process exists and has not exited (a zombie has exited and only awaits reaping). */
   processAlive(pid: number): boolean;
   /** processAlive for a pane's own program, which node-pty reaps as it exits (asked every 20 ms while a pane is paused). */
   childAlive(pid: number): boolean;
   /** The foreground process group of the pane's terminal, from its root process. */
   foregroundPgid(rootPid: number): number | undefined;
+  foregroundPgidAsync(rootPid: number): Promise<number | undefined>;
   /** The pane's root process, its descendants and the foreground group. Empty when the root is gone. */
   readPaneProcesses(rootPid: number, opts?: ProcOptions): PaneProcesses;
+  readPaneProcessesAsync(rootPid: number, opts?: ProcOptions): Promise<PaneProcesses>;
   /** Whether `pid` is `ancestor` or runs under it; undefined when the backend cannot say. */
   descendsFrom(pid: number, ancestor: number): boolean | undefined;
   /** descendsFrom without blocking the thread (the portable backend waits for its ps off the thread, shared). */
@@ -54,6 +62,8 @@ export interface ProcBackend {
   sessionMembers(leaders: ReadonlySet<number>, self: number): number[] | undefined;
   /** The process's working directory, or undefined (gone, not ours, or the tool to ask is missing). */
   processCwd(pid: number): string | undefined;
+  /** processCwd read fresh, off the thread (what a new pane starts in). */
+  processCwdAsync(pid: number): Promise<string | undefined>;
   /** Is this descriptor's file description non-blocking? false when the backend cannot tell. */
   fdNonBlocking(fd: number): boolean;
   /** A second, non-blocking descriptor of the FIFO on stdin, or undefined where there is no way to open one. */
