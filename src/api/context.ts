@@ -28,6 +28,8 @@ export interface PaneRuntimeInfo {
   rows: number;
   /** Read when asked for (a getter): where asking starts a process (ps, lsof), a hook's pid check must not pay for it. */
   cwd?: string;
+  /** What a listing shows: cwd, or where asking starts a process, the last one read (a getter too; see pty.ts). */
+  cwdSoon?: string;
   /** The directory read fresh, off the server's thread: what a split opens in. */
   freshCwd?(): Promise<string | undefined>;
 }

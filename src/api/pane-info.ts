@@ -58,7 +58,7 @@ export function paneInfo(session: SessionApi, state: State, p: PaneState, focuse
     title: paneTitle(p),
     ...(p.name ? { name: p.name } : {}),
     command: p.command,
-    cwd: rt?.cwd ?? p.cwd,
+    cwd: rt?.cwdSoon ?? p.cwd,
     cols: rt?.cols ?? 0,
     rows: rt?.rows ?? 0,
     ...(rt?.pid ? { pid: rt.pid } : {}),
@@ -77,7 +77,7 @@ export function paneInfo(session: SessionApi, state: State, p: PaneState, focuse
     },
     ...(p.parent ? { parent: p.parent } : {}),
     ...(p.cwdGone ? { cwd_gone: p.cwdGone } : {}),
-    ...worktreeOf(session, p.id, rt?.cwd ?? p.cwd),
+    ...worktreeOf(session, p.id, rt?.cwdSoon ?? p.cwd),
   };
 }
 

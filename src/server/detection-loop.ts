@@ -9,7 +9,7 @@ import { identify, type Identification } from '../detect/identify.js';
 import { GENERIC_AGENT, loadRules, ruleSetFor, type LoadedRules } from '../detect/rules.js';
 import type { DetectState } from '../detect/rules-schema.js';
 import { isSubmitKey } from '../detect/submit.js';
-import { foregroundPgid, foregroundPgidAsync, type PaneProcesses, procBlocks, processName, processNameAsync, readPaneProcesses, readPaneProcessesAsync } from '../platform/proc/index.js';
+import { foregroundPgid, foregroundPgidAsync, groupExists, type PaneProcesses, procBlocks, processName, processNameAsync, readPaneProcesses, readPaneProcessesAsync } from '../platform/proc/index.js';
 import type { PaneRuntime } from './pane-runtime.js';
 
 /** Time for the loop: the real clock, or a fake one in replay tests (test/detect/stream-replay.test.ts). */
@@ -238,7 +238,17 @@ export class DetectionLoop {
    * tens of ms of CPU; a pane drawing asks twenty times a second otherwise); a run meanwhile asks once more after.
    */
   private identifyLater(id: string, p: PaneDetect, pid: number): void {
-    const wait = (p.askedAt ?? Number.NEGATIVE_INFINITY) + ASK_MS - this.clock.now();
+    // The foreground group known is gone (a program ended, its shell has the terminal back): asked at once, no wait, so
+    // a badge does not outlive its program (a signal 0 to the group: no process started).
+    const gone = p.pgid !== undefined && p.pgid !== pid && !groupExists(p.pgid);
+    if (gone && (p.agent || p.generic)) {
+      // What ran there has ended: its identity goes now, in this run, as the synchronous path does (the ask confirms what runs).
+      p.ident = { agent: undefined, source: 'none', why: `its foreground group ${p.pgid} ended` };
+      p.pgid = undefined;
+      p.fgComm = undefined;
+      this.setAgent(p, undefined, false);
+    }
+    const wait = gone ? 0 : (p.askedAt ?? Number.NEGATIVE_INFINITY) + ASK_MS - this.clock.now();
     if (p.asking || wait > 0) {
       if (!p.asking) {
         p.askTimer ??= this.clock.setTimeout(() => {

@@ -51,9 +51,14 @@ export interface PtyProcess {
   foregroundName(): string | undefined;
   /** Pid of the terminal's foreground process group leader (src/platform/proc). */
   foregroundPid(): number | undefined;
-  /** Current directory of the foreground process (a listing's, a snapshot's: where asking starts a process, the last answer). */
+  /** Current directory of the foreground process (for splits that open where you are). */
   cwd(): string | undefined;
-  /** cwd read fresh, off the thread: what a split opens in. */
+  /**
+   * cwd for a listing: where asking starts a process (procBlocks: ps, lsof), the last one read, and a fresh one read
+   * off the thread when that is over CWD_SOON_MS old (undefined before any).
+   */
+  cwdSoon(): string | undefined;
+  /** cwd read off the thread (a split through the API, a snapshot). */
   cwdFresh(): Promise<string | undefined>;
   readonly exited: boolean;
   /** Ends every process in the pane's session: HUP, then TERM, then KILL (see CLOSE_STEPS). */
@@ -243,17 +248,19 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       return foregroundPgid(p.pid);
     },
     cwd() {
-      // Where asking starts a process (ps, lsof), a listing gets the last directory read, and a fresh one is read off the thread.
-      if (procBlocks()) {
-        if (!reading && Date.now() - lastCwd.at > CWD_SOON_MS) reading = self.cwdFresh().then((cwd) => void (lastCwd = { at: Date.now(), cwd }), () => undefined).finally(() => (reading = undefined));
-        return lastCwd.cwd;
-      }
       const pid = self.foregroundPid() ?? p.pid;
       return processCwd(pid) ?? (pid === p.pid ? undefined : processCwd(p.pid));
     },
+    cwdSoon() {
+      if (!procBlocks()) return self.cwd();
+      if (!reading && Date.now() - lastCwd.at > CWD_SOON_MS) reading = self.cwdFresh().then(() => undefined, () => undefined).finally(() => (reading = undefined));
+      return lastCwd.cwd;
+    },
     async cwdFresh() {
       const pid = (await foregroundPgidAsync(p.pid)) ?? p.pid;
-      return (await processCwdAsync(pid)) ?? (pid === p.pid ? undefined : processCwdAsync(p.pid));
+      const cwd = (await processCwdAsync(pid)) ?? (pid === p.pid ? undefined : await processCwdAsync(p.pid));
+      lastCwd = { at: Date.now(), cwd };
+      return cwd;
     },
     kill(steps = CLOSE_STEPS) {
       if (exited) return Promise.resolve();

@@ -320,7 +320,7 @@ export class ServerSession implements SessionApi {
   paneInfo(pane: string): PaneRuntimeInfo | undefined {
     const rt = this.runtimes.get(pane);
     if (!rt) return undefined;
-    return { pid: rt.pty?.pid, foreground: rt.exited ? undefined : rt.pty?.foregroundName(), get cwd() { return rt.exited ? undefined : rt.pty?.cwd(); }, freshCwd: async () => (rt.exited ? undefined : rt.pty?.cwdFresh()), ...rt.size };
+    return { pid: rt.pty?.pid, foreground: rt.exited ? undefined : rt.pty?.foregroundName(), get cwd() { return rt.exited ? undefined : rt.pty?.cwd(); }, get cwdSoon() { return rt.exited ? undefined : rt.pty?.cwdSoon(); }, freshCwd: async () => (rt.exited ? undefined : rt.pty?.cwdFresh()), ...rt.size };
   }
 
   explainPane(pane: string): Record<string, unknown> {

@@ -9,3 +9,14 @@ export function pidExists(pid: number): boolean {
     return (e as NodeJS.ErrnoException).code === 'EPERM';
   }
 }
+
+/** Does any process of the group still exist (a signal 0 to the group: no process started)? */
+export function groupExists(pgid: number): boolean {
+  if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
+  try {
+    process.kill(-pgid, 0);
+    return true;
+  } catch (e) {
+    return (e as NodeJS.ErrnoException).code === 'EPERM';
+  }
+}

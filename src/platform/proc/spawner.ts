@@ -18,12 +18,16 @@ export interface RunResult {
   code?: string;
 }
 
+// CommonJS, with no options of the parent's (execArgv: [] below; --input-type=module would make it a module).
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
 const { execFile } = require('node:child_process');
 parentPort.on('message', (m) => {
   execFile(m.cmd, m.args, { ...m.opts, encoding: 'utf8' }, (err, stdout) => {
-    parentPort.postMessage({ id: m.id, stdout: err ? undefined : stdout, code: err ? String(err.code ?? 'failed') : undefined });
+    // A tool that ran and exited non-zero still answered (ps -p and lsof -p exit 1 when a pid asked about is gone), as
+    // spawnSync's answer is; no answer only when it could not start, was killed at its timeout or said too much.
+    const ran = !err || (typeof err.code === 'number' && !err.killed);
+    parentPort.postMessage({ id: m.id, stdout: ran ? stdout : undefined, code: ran ? undefined : String(err.code ?? 'failed') });
   });
 });
 `;
@@ -36,7 +40,7 @@ const waiting = new Map<number, (r: RunResult) => void>();
 function thread(): Worker | undefined {
   if (worker || broken) return worker;
   try {
-    const w = new Worker(WORKER, { eval: true });
+    const w = new Worker(WORKER, { eval: true, execArgv: [] });
     w.on('message', (m: { id: number } & RunResult) => {
       const done = waiting.get(m.id);
       waiting.delete(m.id);
@@ -67,7 +71,10 @@ export function runOffThread(cmd: string, args: string[], opts: RunOptions): Pro
   const w = thread();
   if (!w) {
     return new Promise((resolve) => {
-      execFile(cmd, args, { ...opts, encoding: 'utf8' }, (err, stdout) => resolve(err ? { code: String((err as NodeJS.ErrnoException).code ?? 'failed') } : { stdout }));
+      execFile(cmd, args, { ...opts, encoding: 'utf8' }, (err, stdout) => {
+        const e = err as (NodeJS.ErrnoException & { code?: unknown; killed?: boolean }) | null;
+        resolve(!e || (typeof e.code === 'number' && !e.killed) ? { stdout } : { code: String(e.code ?? 'failed') });
+      });
     });
   }
   const id = ++nextId;
