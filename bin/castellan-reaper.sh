@@ -3,7 +3,7 @@
 #
 # Plain POSIX sh on purpose: it sleeps in `read` for the server's whole life, so it must cost next to nothing
 # (about 1.7 MB RSS, where a second Node process cost 43 MB). It reads "+PID" / "-PID" lines (pane programs
-# started and ended; each leads its own session) from a pipe only the server holds. End of file means the
+# started and ended; each leads its own session; "=PID TOKEN" a leader's session token) from a pipe only the server holds. End of file means the
 # server is gone, however it went. Then every process in those sessions gets HUP, TERM and KILL,
 # under two seconds in all, and the reaper exits. Only builtins run in the loop (read, case, kill), so the
 # only child it ever starts is `sleep` between the steps.
@@ -29,22 +29,41 @@ if [ -n "$proc" ] && [ -r "$proc/self/stat" ]; then mode=proc
 elif command -v ps >/dev/null 2>&1 && command -v awk >/dev/null 2>&1; then mode=ps
 fi
 
-leaders=' '
+leaders=' ' tokens=' '
 while IFS= read -r line; do
-  n=${line#[+-]}
   # Only what the server writes: a sign, then 2 to 10 digits without a leading zero. 0, 1, negative numbers,
-  # process groups and anything else never get near kill.
-  case $line in [+-]*) ;; *) continue ;; esac
+  # process groups and anything else never get near kill. "=PID TOKEN": the session token ps prints for a leader's
+  # session (macOS: a session pointer, 0x and hex; the server reads it while the pane's shell leads its session), so a
+  # job of that session is found after its shell has died; kept only for a leader it already knows.
+  tok=
+  case $line in
+    [+-]*) n=${line#?} ;;
+    =*)
+      n=${line#=} tok=${line#* }
+      n=${n%% *}
+      case $tok in
+        0x*) case ${tok#0x} in '' | *[!0-9a-f]*) continue ;; esac ;;
+        '' | *[!0-9]* | 0*) continue ;;
+      esac
+      [ ${#tok} -le 18 ] && [ "$tok" != "$n" ] || continue ;;
+    *) continue ;;
+  esac
   case $n in '' | *[!0-9]* | 0*) continue ;; esac
   [ ${#n} -le 10 ] && [ "$n" -gt 1 ] || continue
   case $line in
     +*) case $leaders in *" $n "*) ;; *) leaders="$leaders$n " ;; esac ;;
-    -*) case $leaders in *" $n "*) leaders="${leaders%%" $n "*} ${leaders#*" $n "}" ;; esac ;;
+    -*)
+      case $leaders in *" $n "*) leaders="${leaders%%" $n "*} ${leaders#*" $n "}" ;; esac
+      left=' '
+      for w in $tokens; do case $w in "$n="*) ;; *) left="$left$w " ;; esac; done
+      tokens=$left ;;
+    =*) case $leaders in *" $n "*) case $tokens in *" $n=$tok "*) ;; *) tokens="$tokens$n=$tok " ;; esac ;; esac ;;
   esac
 done
-# `--list` (for tests): say which sessions would be ended, and touch nothing.
+# `--list` (for tests): say which sessions would be ended (and the tokens known for them), and touch nothing.
 if [ -n "$list" ]; then
   printf '%s\n' "$leaders"
+  [ "$tokens" = ' ' ] || printf 'tokens:%s\n' "$tokens"
   exit 0
 fi
 [ "$leaders" = ' ' ] && exit 0
@@ -68,13 +87,15 @@ members() {
         case $leaders in *" $4 "*) printf '%s ' "${d##*/}" ;; esac
       done ;;
     ps)
-      LC_ALL=C ps -A -o pid= -o ppid= -o pgid= -o sess= -o stat= 2>/dev/null | awk -v L="$leaders" -v self=$$ '
+      LC_ALL=C ps -A -o pid= -o ppid= -o pgid= -o sess= -o stat= 2>/dev/null | awk -v L="$leaders" -v T="$tokens" -v self=$$ '
         BEGIN { n = split(L, a, " "); for (i = 1; i <= n; i++) lead[a[i]] = 1 }
         $1 ~ /^[0-9]+$/ { k++; pid[k] = $1; pp[$1] = $2; pg[$1] = $3; ss[$1] = $4; st[$1] = substr($5, 1, 1) }
         END {
           # The leaders sessions: procps prints the session id (a leaders pid), macOS a session pointer, read from a
           # leader still leading its group. Never the reapers own session, nor the token of no session.
           for (q in lead) { ses[q] = 1; if ((q in pg) && pg[q] == q && st[q] != "Z") ses[ss[q]] = 1 }
+          # And the tokens the server read while each leader led (its shell may be gone now).
+          m = split(T, b, " "); for (i = 1; i <= m; i++) { split(b[i], kv, "="); if (kv[1] in lead) ses[kv[2]] = 1 }
           delete ses[ss[self]]; delete ses[""]; delete ses["0"]; delete ses["-"]; delete ses["?"]
           for (i = 1; i <= k; i++) {
             p = pid[i]

@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { reaperArgs } from '../platform/proc/index.js';
+import { reaperArgs, sessionTokenAsync } from '../platform/proc/index.js';
 import { closeOnExecAll } from './fd-cloexec.js';
 import { watchPtys } from './pty.js';
 
@@ -20,6 +20,10 @@ export const REAPER_SCRIPT = fileURLToPath(new URL('../../bin/castellan-reaper.s
 const SHELL = '/bin/sh';
 /** A reaper that keeps dying (killed by hand, a broken shell) is restarted this many times, then given up on. */
 const MAX_STARTS = 4;
+/** A pane program's session token is read this long after it starts (it has called setsid by then), and once more later. */
+const TOKEN_AFTER_MS = [300, 3000];
+/** What the reaper script accepts as a token (bin/castellan-reaper.sh): decimal, or 0x and lower-case hex; 18 at most. */
+const TOKEN = /^(?:[1-9][0-9]{0,17}|0x[0-9a-f]{1,16})$/;
 
 export interface Reaper {
   /** The reaper's pid now (changes when it is restarted), or undefined when there is none. */
@@ -31,8 +35,9 @@ export function startReaper(log: (msg: string) => void): Reaper {
     log(`reaper: no ${existsSync(SHELL) ? REAPER_SCRIPT : SHELL}; pane programs may outlive a crashed server`);
     return { pid: () => undefined };
   }
-  /** Pane programs running now: a restarted reaper is told them all again. */
+  /** Pane programs running now: a restarted reaper is told them all again, with their session tokens. */
   const running = new Set<number>();
+  const tokens = new Map<number, string>();
   let child: ChildProcess | undefined;
   let starts = 0;
   const send = (line: string) => {
@@ -61,7 +66,7 @@ export function startReaper(log: (msg: string) => void): Reaper {
     stdin.on('error', (err) => lost(`pipe error: ${err.message}`));
     c.on('error', (err) => lost(`could not start: ${err.message}`));
     c.on('exit', (code, signal) => lost(`exited (${signal ?? code})`));
-    if (running.size) stdin.write([...running].map((pid) => `+${pid}\n`).join(''));
+    if (running.size) stdin.write([...running].map((pid) => `+${pid}\n${tokens.has(pid) ? `=${pid} ${tokens.get(pid)}\n` : ''}`).join(''));
     log(`reaper: pid ${c.pid}`);
   };
   start();
@@ -69,9 +74,22 @@ export function startReaper(log: (msg: string) => void): Reaper {
     started: (pid) => {
       running.add(pid);
       send(`+${pid}\n`);
+      // macOS's ps names a session by a pointer the reaper cannot learn once the pane's shell is gone: it is told now.
+      for (const ms of TOKEN_AFTER_MS) {
+        setTimeout(() => {
+          if (!running.has(pid)) return;
+          void sessionTokenAsync(pid).then((tok) => {
+            if (!tok || !TOKEN.test(tok) || !running.has(pid) || tokens.get(pid) === tok) return;
+            tokens.set(pid, tok);
+            send(`=${pid} ${tok}\n`);
+            log(`reaper: pane program ${pid} leads session ${tok}`);
+          }, () => undefined);
+        }, ms).unref();
+      }
     },
     ended: (pid) => {
       running.delete(pid);
+      tokens.delete(pid);
       send(`-${pid}\n`);
     },
   });

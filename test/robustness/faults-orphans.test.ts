@@ -1,7 +1,10 @@
 // Hostile case: a server that crashes (kill -9) or is stopped leaves no pane program running, even ones that ignore HUP and TERM.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readdirSync, readFileSync, readlinkSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { listPanes } from '../support/api.js';
 import { pidAlive, tempEnvFor, type TempEnv } from '../support/temp-env.js';
 import { waitFor } from '../support/wait-for.js';
@@ -81,6 +84,31 @@ test('kill -9 of the server: within 3 s no pane program survives, not even one i
   const env = tempEnvFor(t);
   const { server, panes } = await serverWithPanes(env);
   assert.ok(paneProcesses(panes).length >= 7, 'all pane programs run');
+  process.kill(server, 'SIGKILL');
+  await waitFor(() => !pidAlive(server), { timeoutMs: 2000, message: 'the server dies' });
+  t.diagnostic(`all pane programs gone ${await expectNoSurvivors(env, panes, 'kill -9')} ms after the server died`);
+});
+
+/**
+ * A `ps` that names sessions as macOS's does: by a kernel pointer (0xffffff80…), not by the leader's pid, so nobody
+ * can tell a session from its leader's pid once the leader is gone. Put first on PATH, for the server and its reaper.
+ */
+function macLikePs(t: { after(fn: () => unknown): void }): string {
+  const dir = mkdtempSync(join(tmpdir(), 'castellan-macps-'));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  const real = execFileSync('/bin/sh', ['-c', 'command -v ps'], { encoding: 'utf8' }).trim();
+  // Column 4 is `sess` in every ps castellan and its reaper run (src/platform/proc/ps.ts, bin/castellan-reaper.sh).
+  writeFileSync(join(dir, 'ps'), `#!/bin/sh\n${real} "$@" | awk '{ if ($4 ~ /^[0-9]+$/ && $4 > 0) $4 = sprintf("0xffffff80%08x", $4 * 16); print }'\n`);
+  chmodSync(join(dir, 'ps'), 0o755);
+  return dir;
+}
+
+test('kill -9 with the portable backend and macOS\'s session pointers: a job that outlived its shell is ended too', async (t) => {
+  const env = tempEnvFor(t, { env: { CASTELLAN_PLATFORM_BACKEND: 'portable' } });
+  env.env.PATH = `${macLikePs(t)}:${env.env.PATH}`;
+  const { server, panes } = await serverWithPanes(env);
+  // The server tells its reaper each pane's session token (300 ms after the pane starts), and logs it.
+  await waitFor(() => panes.every((pid) => new RegExp(`reaper: pane program ${pid} leads session 0xffffff80`).test(env.logTail())) || undefined, { timeoutMs: 10_000, message: 'the reaper told every pane\'s session token', observe: () => env.logTail() });
   process.kill(server, 'SIGKILL');
   await waitFor(() => !pidAlive(server), { timeoutMs: 2000, message: 'the server dies' });
   t.diagnostic(`all pane programs gone ${await expectNoSurvivors(env, panes, 'kill -9')} ms after the server died`);

@@ -65,6 +65,20 @@ test('reaper: only well-formed pids above 1 are kept; garbage, 0, 1, negatives, 
   assert.deepEqual(r.out.trim().split(/\s+/).filter(Boolean), ['1234', '77', '4242']);
 });
 
+test('reaper: a session token is kept only for a known leader, only as decimal or 0x and hex, 18 characters at most', async () => {
+  const lines = [
+    '+1234', '=1234 0xffffff8012345678', '=999 0xab', '=1234 1234', '=1234 0x', '=1234 0xZZ', '=1234 0X1f', '=1234 -5', '=1234 07',
+    '=1234 0x1; kill -9 -1', '=1234 $(id)', '=1234  0xab', '=1234 0x00000000000000001', '=1234\t0xab', '=0 0xab', '=1 0xab', '=1234',
+    '+77', '=77 4242', '=77 4242', '+55', '=55 0xab', '-55',
+  ];
+  const r = await runScript(lines.join('\n') + '\n', ['--list']);
+  assert.equal(r.code, 0);
+  const [leaders, tokens] = r.out.trim().split('\n');
+  assert.deepEqual(leaders.trim().split(/\s+/), ['1234', '77']);
+  // 55's token went with it; 999 was never a leader; every malformed or hostile token was dropped; a repeat is kept once.
+  assert.deepEqual(tokens.replace(/^tokens:/, '').trim().split(/\s+/), ['1234=0xffffff8012345678', '77=4242']);
+});
+
 test('reaper: binary garbage and no trailing newline end it at once, signalling nothing', async () => {
   const bytes = Buffer.alloc(64 * 1024);
   for (let i = 0; i < bytes.length; i++) bytes[i] = (i * 7919) % 256;

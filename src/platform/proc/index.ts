@@ -11,7 +11,7 @@ import { portableBackend } from './portable.js';
 import type { PaneProcesses, ProcBackend, ProcOptions, ProcStat } from './types.js';
 
 export type { PaneProcesses, ProcBackend, ProcInfo, ProcOptions, ProcStat } from './types.js';
-export { pidExists } from './pid.js';
+export { groupExists, pidExists } from './pid.js';
 export { parseStat } from './linux.js';
 export { parseLsofCwd, parseLsofCwds, parsePs, parsePsLine, PS_ARGS } from './ps.js';
 
@@ -59,6 +59,7 @@ export const sessionMembers = (leaders: ReadonlySet<number>, self = process.pid)
 export const fdNonBlocking = (fd: number): boolean => procBackend().fdNonBlocking(fd);
 export const reopenStdinNonBlocking = (): number | undefined => procBackend().reopenStdinNonBlocking();
 export const reaperArgs = (): string[] => procBackend().reaperArgs();
+export const sessionTokenAsync = (pid: number): Promise<string | undefined> => procBackend().sessionTokenAsync(pid);
 
 /** `procDir` (a fake tree in tests) reads it with the Linux backend whatever the choice. */
 export function foregroundPgid(rootPid: number, procDir?: string): number | undefined {

@@ -16,7 +16,7 @@
 // pointer), besides its process group and every descendant of its program.
 import { spawnSync } from 'node:child_process';
 import { parseLsofCwds, parsePs, psRowsArgs, PS_TABLE_ARGS, type PsRow } from './ps.js';
-import { pidExists } from './pid.js';
+import { groupExists, pidExists } from './pid.js';
 import { runOffThread } from './spawner.js';
 import type { PaneProcesses, ProcBackend, ProcOptions } from './types.js';
 
@@ -175,15 +175,6 @@ function row(pid: number, fresh = false): PsRow | undefined {
   return rowsOf([pid], fresh).get(pid);
 }
 
-/** Does any process of the group still exist (a signal 0 to the group: no process started)? */
-function groupExists(pgid: number): boolean {
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
 
 /**
  * The terminal's foreground group, from the pane's root. A group that has exited since the answer was read (the
@@ -353,6 +344,14 @@ function scanMembers(leaders: ReadonlySet<number>, self: number): number[] | und
   return out;
 }
 
+/** A leader's session token as ps prints it, read fresh off the thread, once it leads its session (see types.ts). */
+async function sessionTokenAsync(pid: number): Promise<string | undefined> {
+  const r = (await rowsOfAsync([pid], true)).get(pid);
+  if (!r?.sess || r.pgrp !== r.pid || r.sess === String(pid)) return undefined;
+  rememberSession(r);
+  return r.sess;
+}
+
 /** How long a working directory read with lsof answers (ms): `pane list` and every hook call's pane lookup ask for it. */
 const CWD_MS = 500;
 const cwds = new Map<number, { at: number; cwd: string | undefined }>();
@@ -430,6 +429,7 @@ export const portableBackend: ProcBackend = {
   descendsFrom: (pid, ancestor) => descendsFrom(pid, ancestor),
   descendsFromAsync,
   sessionMembers,
+  sessionTokenAsync,
   processCwd,
   processCwdAsync,
   fdNonBlocking: () => false,
@@ -438,7 +438,7 @@ export const portableBackend: ProcBackend = {
   lacks: () => [
     ...(psMissing ? ['`ps` could not be run: no identification, no process tree (agents are known from their hooks and launch command only)'] : []),
     ...(lsofMissing ? ['`lsof` could not be run: new panes and restores start in the pane\'s first directory, not where its shell has moved'] : []),
-    'sessions are read as ps\'s `sess` token (on macOS a session pointer, learnt from a pane\'s shell while it runs): after a crash, the reaper cannot end a job that left its pane\'s process group, ignores HUP and TERM, and whose shell died before the reaper looked (server stop and pane close do end it)',
+    'sessions are read as ps\'s `sess` token (on macOS a session pointer, read from each pane\'s shell while it runs and told to the crash reaper): a pane whose program died within 300 ms of starting is ended by its process group and descendants only',
     'argv is read from `ps`, joined with spaces: an argument holding a space reads as two (identification by a path with spaces may miss)',
     'a working directory costs an `lsof` start (tens of ms, off the server\'s thread), not a read: a new pane and a snapshot read it fresh, a listing shows the last one read (half a second old or more; the pane\'s first directory before any)',
     'the hook bridge reads its payload through a stream (one event-loop turn, a few ms more per tool call)',
