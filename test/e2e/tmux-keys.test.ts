@@ -116,6 +116,9 @@ test('item 7: prefix q numbers the panes (a digit focuses), C-o rotates, E sprea
   const h = await startAttached(env, { cols: 100, rows: 24 });
   h.prefix('%');
   await waitForPane(env, 'w1:p2', (p) => p.focused);
+  // The client numbers the panes of the window it has drawn: its frame with the split must have arrived (under load the
+  // server's state is ahead of the client's view by a frame).
+  await h.waitForText(/w1:p2/, { message: 'the client drew the split' });
   h.prefix('q');
   await h.waitForText(/pane\? 0 w1:p1 +1 w1:p2\*/, { region: BAR, message: 'prefix q shows the pane numbers' });
   h.write('0');
