@@ -16,7 +16,10 @@ import { waitFor } from '../support/wait-for.js';
 import { interleavedEcho, p99 } from './echo-probe.js';
 import { type Machines, startMachines } from './fixture.js';
 
-const skip = sshdSkipReason();
+// What machines add to local echo does not depend on how castellan asks about processes, and under the portable
+// backend (the CI's second pass) both clients' p99 swings 16-62 ms with ps and lsof beside them: the comparison is the
+// main pass's (/proc).
+const skip = sshdSkipReason() ?? (process.env.CASTELLAN_PLATFORM_BACKEND === 'portable' ? 'measured in the pass with /proc: under the portable backend ps and lsof swamp what machines add' : undefined);
 const KEYS = 300;
 
 /** The far side runs low (nice 19), as if on another host: loopback puts it on this machine's two cores. */
