@@ -74,16 +74,26 @@ async function echoDuring(t: { after(fn: () => unknown): void }, name: string, f
   // 25 ms with two busy processes beside them). So the bound is 1.5x or 12 ms over the client with no machines,
   // whichever is larger (2.5x or 30 ms past twice the cores). That still catches what this exists to catch: a client
   // that waits on a host (a stall is hundreds of ms to seconds).
-  const r = await interleavedEcho(base, probe, KEYS, () => fault(m, bare), '\x02sq');
-  const lost = r.probe.lost ?? 0;
-  const pb = p99(r.base);
-  const pp = p99(r.probe);
-  const bound = Math.max(loadBound(1.5, 2.5) * pb, pb + loadBound(12, 30));
-  const note = `${name}: ${r.probe.length} keys each, echo p99 ${pp.toFixed(1)} ms with the fault vs ${pb.toFixed(1)} ms with no machines (bound ${bound.toFixed(1)}; ${loadNote()})`;
-  console.log(`# ${note}`);
-  assert.equal(lost, 0, `${lost} keys never echoed during the fault; ${note}`);
-  assert.equal(r.base.lost ?? 0, 0, 'every key echoed in the client with no machines');
-  assert.ok(pp <= bound, note);
+  // A measurement over the bound is taken once more, the fault applied again: a client that waits on a host is over it
+  // both times, while a burst of CPU beside the test seldom is twice. (On two cores the ssh this side runs for the
+  // fault, key exchange included, shares the CPU with the client that has machines: "never answers" read 33.1 ms
+  // against a bound of 27.2 once in a fresh-clone CI at load 2.7, after the client's own ssh starts had left its
+  // thread; 13-21 ms in six other runs.)
+  for (let attempt = 1; ; attempt++) {
+    const r = await interleavedEcho(base, probe, KEYS, () => fault(m, bare), '\x02sq');
+    const lost = r.probe.lost ?? 0;
+    const pb = p99(r.base);
+    const pp = p99(r.probe);
+    const bound = Math.max(loadBound(1.5, 2.5) * pb, pb + loadBound(12, 30));
+    const note = `${name}: ${r.probe.length} keys each, echo p99 ${pp.toFixed(1)} ms with the fault vs ${pb.toFixed(1)} ms with no machines (bound ${bound.toFixed(1)}; ${loadNote()}; measurement ${attempt})`;
+    console.log(`# ${note}`);
+    assert.equal(lost, 0, `${lost} keys never echoed during the fault; ${note}`);
+    assert.equal(r.base.lost ?? 0, 0, 'every key echoed in the client with no machines');
+    if (pp <= bound || attempt === 2) {
+      assert.ok(pp <= bound, note);
+      return;
+    }
+  }
 }
 
 test('echo stays fast while the ssh processes to a machine are killed', { skip, timeout: 240_000 }, async (t) => {
