@@ -78,7 +78,7 @@ async function echoDuring(t: { after(fn: () => unknown): void }, name: string, f
   // both times, while a burst of CPU beside the test seldom is twice. (On two cores the ssh this side runs for the
   // fault, key exchange included, shares the CPU with the client that has machines: "never answers" read 33.1 ms
   // against a bound of 27.2 once in a fresh-clone CI at load 2.7, after the client's own ssh starts had left its
-  // thread; 13-21 ms in six other runs.)
+  // thread; 13-21 ms in four other runs.)
   for (let attempt = 1; ; attempt++) {
     const r = await interleavedEcho(base, probe, KEYS, () => fault(m, bare), '\x02sq');
     const lost = r.probe.lost ?? 0;

@@ -45,26 +45,36 @@ test('a cold snapshot of 8 full panes, one of them with 10 000 lines its history
       await write(screens[i], styled(`p${i}`, LINES, 70));
       await waitFor(() => screens[i].pendingLines() === 0, { timeoutMs: 60_000, message: `pane ${i} history encoded` });
     }
-    await write(screens[0], styled('wide', LINES, 180));
-    assert.ok(screens[0].pendingLines() > 5000, `the first pane still has its lines pending: ${screens[0].pendingLines()}`);
     const leaf = (n: number) => ({ kind: 'leaf' as const, pane: `w1:p${n}` });
     let layout: any = leaf(1);
     for (let n = 2; n <= PANES; n++) layout = { kind: 'split', axis: 'row', ratio: 0.5, a: layout, b: leaf(n) };
     const windows = [{ id: 'w1', layout, active: 'w1:p1', panes: screens.map((_, i) => ({ id: `w1:p${i + 1}`, command: ['/bin/sh'], cwd: '/' })) }];
     const st = reduce(emptyState('t', { cols: 200, rows: 50 }), { type: 'server.restore', cols: 200, rows: 50, windows }, { now: Date.now(), defaultCommand: ['/bin/sh'], defaultCwd: '/' }).state;
-    const live = new Map(screens.map((s, i) => [`w1:p${i + 1}`, { exited: false, lastOutputAt: 1, size: { cols: s.cols, rows: s.rows }, screen: s }]));
-    const capture = new Capture({ session: 't', cwd: '/', home, state: () => st, historyLines: () => LINES, pane: (id) => live.get(id) });
     const paths = { stateDir: join(home, 'state'), session: 't' };
 
-    // The test's own fill (80 000 styled lines of strings) is garbage a server has long collected when it snapshots:
-    // collected here first, so a full collection of it (a 30-40 ms mark finished on the main thread when the machine
-    // is busy, seen in CI at load 2.3) is not counted as the snapshot's slice.
-    await liveMemory();
-    const meter = sliceMeter();
-    await writeSnapshotFile(paths, snapshotJson(await capture.take()));
-    const longest = meter.stop();
-    t.diagnostic(`longest slice ${longest.toFixed(1)} ms CPU, load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
-    assert.ok(longest < sliceLimit(), `longest synchronous slice of the cold snapshot: ${longest.toFixed(1)} ms of CPU (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}, limit ${sliceLimit()})`);
+    /** The wide pane filled afresh (its lines pending), a new capture (nothing cached), one snapshot timed. */
+    const coldOnce = async (): Promise<number> => {
+      screens[0]?.dispose();
+      screens[0] = new Screen({ cols: 200, rows: 25, scrollback: LINES });
+      await write(screens[0], styled('wide', LINES, 180));
+      assert.ok(screens[0].pendingLines() > 5000, `the first pane still has its lines pending: ${screens[0].pendingLines()}`);
+      const live = new Map(screens.map((sc, i) => [`w1:p${i + 1}`, { exited: false, lastOutputAt: 1, size: { cols: sc.cols, rows: sc.rows }, screen: sc }]));
+      const capture = new Capture({ session: 't', cwd: '/', home, state: () => st, historyLines: () => LINES, pane: (id) => live.get(id) });
+      // The test's own fill (80 000 styled lines of strings) is garbage a server has long collected when it snapshots:
+      // collected here first, so a full collection of it (a 30-40 ms mark finished on the main thread when the machine
+      // is busy, seen in CI at load 2.3) is not counted as the snapshot's slice.
+      await liveMemory();
+      const meter = sliceMeter();
+      await writeSnapshotFile(paths, snapshotJson(await capture.take()));
+      const longest = meter.stop();
+      t.diagnostic(`longest slice ${longest.toFixed(1)} ms CPU, load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}`);
+      return longest;
+    };
+    // The best of two cold snapshots, as the paint test below takes the best of three: a stall from outside (95.8 ms
+    // once in a fresh-clone CI at load 3.2, against 5-8 ms quiet) hits one; a snapshot that is not sliced fails both.
+    const tries: number[] = [];
+    for (let i = 0; i < 2 && !(tries.length && Math.min(...tries) < sliceLimit()); i++) tries.push(await coldOnce());
+    assert.ok(Math.min(...tries) < sliceLimit(), `longest synchronous slice of the cold snapshot, best of ${tries.length}: ${tries.map((x) => x.toFixed(1)).join(', ')} ms of CPU (load ${readFileSync('/proc/loadavg', 'utf8').split(' ')[0]}, limit ${sliceLimit()})`);
 
     const r = readSnapshot(paths);
     assert.equal(r.kind, 'ok');
