@@ -3,11 +3,12 @@
 // at all (p99 within 1.5x). The two clients are measured interleaved, key for key, so both see the same load. The far
 // side (sshd, its sessions, the remote server) runs at nice 19: on a real network it is another host's CPU, here it
 // would be ours; every ssh client and castellan process on this side keeps its normal priority.
+// The tests are two files (echo-faults-link, echo-faults-server): with a measurement taken thrice under load, one file
+// of four would come near the runner's 3 minutes a file.
 import assert from 'node:assert/strict';
 import { type ChildProcess, spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import net from 'node:net';
-import { test } from 'node:test';
 import { loadBound, loadNote } from '../support/load.js';
 import { sshdSkipReason } from '../support/sshd.js';
 import { BIN, makeTempEnv, type TempEnv } from '../support/temp-env.js';
@@ -19,19 +20,19 @@ import { type Machines, startMachines } from './fixture.js';
 // What machines add to local echo does not depend on how castellan asks about processes, and under the portable
 // backend (the CI's second pass) both clients' p99 swings 16-62 ms with ps and lsof beside them: the comparison is the
 // main pass's (/proc).
-const skip = sshdSkipReason() ?? (process.env.CASTELLAN_PLATFORM_BACKEND === 'portable' ? 'measured in the pass with /proc: under the portable backend ps and lsof swamp what machines add' : undefined);
+export const skip = sshdSkipReason() ?? (process.env.CASTELLAN_PLATFORM_BACKEND === 'portable' ? 'measured in the pass with /proc: under the portable backend ps and lsof swamp what machines add' : undefined);
 const KEYS = 300;
 
 /** The far side runs low (nice 19), as if on another host: loopback puts it on this machine's two cores. */
 const REMOTE_NICE = 19;
 
 /** `castellan ARGS` in the remote world, at the remote's priority (a server it forks keeps it). */
-function remoteCli(m: Machines, ...args: string[]): Promise<number | null> {
+export function remoteCli(m: Machines, ...args: string[]): Promise<number | null> {
   const child = spawn('nice', ['-n', String(REMOTE_NICE), process.execPath, BIN, ...args], { env: m.remote.env, cwd: m.remote.home, stdio: 'ignore' });
   return new Promise((resolve) => child.once('exit', (code) => resolve(code)));
 }
 
-function background(env: TempEnv, args: string[]): ChildProcess {
+export function background(env: TempEnv, args: string[]): ChildProcess {
   const child = spawn(process.execPath, [BIN, ...args], { env: env.env, cwd: env.home, stdio: 'ignore' });
   env.onCleanup(() => child.kill('SIGKILL'));
   return child;
@@ -52,7 +53,7 @@ async function catClient(env: TempEnv): Promise<TermHarness> {
  * closed before and again in the middle of the keys (in the first, its look at every machine goes on in the
  * background). Then `fault` while keys are typed: what is compared is what the machines add, nothing else.
  */
-async function echoDuring(t: { after(fn: () => unknown): void }, name: string, fault: (m: Machines, bare: TempEnv) => Promise<unknown>, setup?: (m: Machines) => Promise<unknown>): Promise<void> {
+export async function echoDuring(t: { after(fn: () => unknown): void }, name: string, fault: (m: Machines, bare: TempEnv) => Promise<unknown>, setup?: (m: Machines) => Promise<unknown>): Promise<void> {
   const m = await startMachines(t, { localEnv: { CASTELLAN_MACHINE_PROBE_MS: '1000' }, remoteNice: REMOTE_NICE });
   const bare = makeTempEnv();
   t.after(() => bare.cleanup());
@@ -74,11 +75,11 @@ async function echoDuring(t: { after(fn: () => unknown): void }, name: string, f
   // 25 ms with two busy processes beside them). So the bound is 1.5x or 12 ms over the client with no machines,
   // whichever is larger (2.5x or 30 ms past twice the cores). That still catches what this exists to catch: a client
   // that waits on a host (a stall is hundreds of ms to seconds).
-  // A measurement over the bound is taken once more, the fault applied again: a client that waits on a host is over it
-  // both times, while a burst of CPU beside the test seldom is twice. (On two cores the ssh this side runs for the
-  // fault, key exchange included, shares the CPU with the client that has machines: "never answers" read 33.1 ms
-  // against a bound of 27.2 once in a fresh-clone CI at load 2.7, after the client's own ssh starts had left its
-  // thread; 13-21 ms in four other runs.)
+  // A measurement over the bound is taken again, the fault applied again, up to three in all: a client that waits on a
+  // host is over it every time, while a burst of CPU beside the test seldom is thrice. Beside two busy loops, one
+  // measurement in five or six had one client or the other over by 50-100 ms, the base as often as the probe. (On two
+  // cores the ssh this side runs for the fault, key exchange included, shares the CPU with the client that has
+  // machines: "never answers" read 33.1 ms against a bound of 27.2 once in a fresh-clone CI at load 2.7.)
   for (let attempt = 1; ; attempt++) {
     const r = await interleavedEcho(base, probe, KEYS, () => fault(m, bare), '\x02sq');
     const lost = r.probe.lost ?? 0;
@@ -89,62 +90,19 @@ async function echoDuring(t: { after(fn: () => unknown): void }, name: string, f
     console.log(`# ${note}`);
     assert.equal(lost, 0, `${lost} keys never echoed during the fault; ${note}`);
     assert.equal(r.base.lost ?? 0, 0, 'every key echoed in the client with no machines');
-    if (pp <= bound || attempt === 2) {
+    if (pp <= bound || attempt === 3) {
       assert.ok(pp <= bound, note);
       return;
     }
   }
 }
 
-test('echo stays fast while the ssh processes to a machine are killed', { skip, timeout: 240_000 }, async (t) => {
-  await echoDuring(t, 'ssh killed', async () => {
-    // Every ssh this side runs to box (the waiting script's, the client's own if its look is still on the way), killed.
-    const killed = await allSsh();
-    for (const s of killed) process.kill(s, 'SIGKILL');
-  });
-});
-
-test('echo stays fast while the remote server is stopped (SIGSTOP)', { skip, timeout: 240_000 }, async (t) => {
-  let stopped: number | undefined;
-  t.after(() => stopped && process.kill(stopped, 'SIGCONT'));
-  await echoDuring(t, 'remote SIGSTOP', async (m) => {
-    stopped = (await m.remote.serverPid())!;
-    process.kill(stopped, 'SIGSTOP');
-  });
-});
-
-test('echo stays fast while the remote server is restarted', { skip, timeout: 240_000 }, async (t) => {
-  await echoDuring(t, 'remote restarted', async (m) => {
-    assert.equal(await remoteCli(m, 'server', 'stop'), 0);
-    assert.equal(await remoteCli(m, 'server', 'start'), 0);
-  });
-});
-
-test('echo stays fast while a machine never answers (a port that accepts and never speaks)', { skip, timeout: 240_000 }, async (t) => {
-  const mute = net.createServer((s) => s.on('error', () => undefined));
-  const held: net.Socket[] = [];
-  mute.on('connection', (s) => held.push(s));
-  await new Promise<void>((r) => mute.listen(0, '127.0.0.1', r));
-  t.after(() => {
-    for (const s of held) s.destroy();
-    mute.close();
-  });
-  await echoDuring(t, 'machine never answers', async (m, bare) => {
-    // A script asks every machine; the same script with no machines runs in the other world.
-    background(m.local, ['herd', 'list', '--all-machines']);
-    background(bare, ['herd', 'list']);
-  }, async (m) => {
-    m.sshd.addHost('castellan-mute', (mute.address() as net.AddressInfo).port);
-    await m.local.cli(['machine', 'add', 'mute', 'castellan-mute']);
-  });
-});
-
 /**
  * Every ssh client started from the local world (any depth under this test's processes). Read from /proc without
  * blocking: this process is also the one timing the echoes, and a synchronous walk of /proc (tens of ms, more under
  * load) would stall its own reading of the keys in flight and count that as the client's delay.
  */
-async function allSsh(): Promise<number[]> {
+export async function allSsh(): Promise<number[]> {
   const procs = new Map<number, { ppid: number; argv0: string }>();
   for (const name of await readdir('/proc')) {
     if (!/^\d+$/.test(name)) continue;
