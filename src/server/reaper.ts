@@ -11,7 +11,7 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { reaperArgs, sessionTokenAsync } from '../platform/proc/index.js';
+import { reaperArgs, sessionTokens } from '../platform/proc/index.js';
 import { closeOnExecAll } from './fd-cloexec.js';
 import { watchPtys } from './pty.js';
 
@@ -75,10 +75,11 @@ export function startReaper(log: (msg: string) => void): Reaper {
       running.add(pid);
       send(`+${pid}\n`);
       // macOS's ps names a session by a pointer the reaper cannot learn once the pane's shell is gone: it is told now.
-      for (const ms of TOKEN_AFTER_MS) {
+      const tokenOf = sessionTokens();
+      if (tokenOf) for (const ms of TOKEN_AFTER_MS) {
         setTimeout(() => {
           if (!running.has(pid)) return;
-          void sessionTokenAsync(pid).then((tok) => {
+          void tokenOf(pid).then((tok) => {
             if (!tok || !TOKEN.test(tok) || !running.has(pid) || tokens.get(pid) === tok) return;
             tokens.set(pid, tok);
             send(`=${pid} ${tok}\n`);

@@ -59,7 +59,8 @@ export const sessionMembers = (leaders: ReadonlySet<number>, self = process.pid)
 export const fdNonBlocking = (fd: number): boolean => procBackend().fdNonBlocking(fd);
 export const reopenStdinNonBlocking = (): number | undefined => procBackend().reopenStdinNonBlocking();
 export const reaperArgs = (): string[] => procBackend().reaperArgs();
-export const sessionTokenAsync = (pid: number): Promise<string | undefined> => procBackend().sessionTokenAsync(pid);
+/** How to read a pane program's session token for the reaper, or undefined where it needs none (see ProcBackend). */
+export const sessionTokens = (): ((pid: number) => Promise<string | undefined>) | undefined => procBackend().sessionTokenAsync;
 
 /** `procDir` (a fake tree in tests) reads it with the Linux backend whatever the choice. */
 export function foregroundPgid(rootPid: number, procDir?: string): number | undefined {

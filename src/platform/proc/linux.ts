@@ -214,7 +214,6 @@ export const linuxBackend: ProcBackend = {
   descendsFrom: (pid, ancestor) => descendsFrom(pid, ancestor),
   descendsFromAsync: async (pid, ancestor) => descendsFrom(pid, ancestor),
   sessionMembers: (leaders, self) => sessionMembers(leaders, self),
-  sessionTokenAsync: async () => undefined,
   processCwd: (pid) => processCwd(pid),
   processCwdAsync: async (pid) => processCwd(pid),
   fdNonBlocking,

@@ -153,16 +153,16 @@ async function rowsOfAsync(pids: readonly number[], fresh = false): Promise<Map<
   const { out, list } = plan(pids, fresh);
   if (!list.length) return out;
   if (!batch) {
-    const b: { pids: Set<number>; rows: Promise<Map<number, PsRow>> } = { pids: new Set(), rows: Promise.resolve(new Map()) };
-    b.rows = new Promise((resolve) => {
+    const pending = new Set<number>();
+    const rows = new Promise<Map<number, PsRow>>((resolve) => {
       setImmediate(() => {
-        if (batch === b) batch = undefined;
-        const all = [...b.pids].slice(0, MAX_PIDS);
+        if (batch?.pids === pending) batch = undefined;
+        const all = [...pending].slice(0, MAX_PIDS);
         psRuns.pids++;
         void runAsync('ps', psRowsArgs(all)).then((text) => resolve(keep(all, text)));
       });
     });
-    batch = b;
+    batch = { pids: pending, rows };
   }
   for (const pid of list) batch.pids.add(pid);
   const rows = await batch.rows;
@@ -400,7 +400,8 @@ function processCwdAsync(pid: number): Promise<string | undefined> {
   if (running) return running;
   const list = cwdList(pid);
   const read = runAsync('lsof', ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn']).then((out) => keepCwds(list, out).get(pid));
-  for (const p of list) if (!cwdReads.has(p)) cwdReads.set(p, read.then((found) => (p === pid ? found : cwds.get(p)?.cwd)));
+  // keepCwds has stored every pid of the list by the time `read` settles: each one's answer is its entry.
+  for (const p of list) if (!cwdReads.has(p)) cwdReads.set(p, read.then(() => cwds.get(p)?.cwd));
   void read.finally(() => {
     for (const p of list) cwdReads.delete(p);
   });

@@ -18,19 +18,25 @@ export interface RunResult {
   code?: string;
 }
 
-// CommonJS, with no options of the parent's (execArgv: [] below; --input-type=module would make it a module).
+// CommonJS, with no options of the parent's (execArgv: [] below; --input-type=module would make it a module). It hands
+// back what execFile said; answer() below reads it, the same for a run here.
 const WORKER = `
 const { parentPort } = require('node:worker_threads');
 const { execFile } = require('node:child_process');
 parentPort.on('message', (m) => {
   execFile(m.cmd, m.args, { ...m.opts, encoding: 'utf8' }, (err, stdout) => {
-    // A tool that ran and exited non-zero still answered (ps -p and lsof -p exit 1 when a pid asked about is gone), as
-    // spawnSync's answer is; no answer only when it could not start, was killed at its timeout or said too much.
-    const ran = !err || (typeof err.code === 'number' && !err.killed);
-    parentPort.postMessage({ id: m.id, stdout: ran ? stdout : undefined, code: ran ? undefined : String(err.code ?? 'failed') });
+    parentPort.postMessage({ id: m.id, stdout, err: err ? { code: err.code, killed: err.killed } : null });
   });
 });
 `;
+
+/**
+ * A tool that ran and exited non-zero still answered (ps -p and lsof -p exit 1 when a pid asked about is gone), as
+ * spawnSync's answer is; no answer only when it could not start, was killed at its timeout or said too much.
+ */
+function answer(err: { code?: unknown; killed?: boolean } | null | undefined, stdout: string): RunResult {
+  return !err || (typeof err.code === 'number' && !err.killed) ? { stdout } : { code: String(err.code ?? 'failed') };
+}
 
 let worker: Worker | undefined;
 let broken = false;
@@ -41,11 +47,11 @@ function thread(): Worker | undefined {
   if (worker || broken) return worker;
   try {
     const w = new Worker(WORKER, { eval: true, execArgv: [] });
-    w.on('message', (m: { id: number } & RunResult) => {
+    w.on('message', (m: { id: number; stdout: string; err: { code?: unknown; killed?: boolean } | null }) => {
       const done = waiting.get(m.id);
       waiting.delete(m.id);
       if (!waiting.size) w.unref();
-      done?.({ ...(m.stdout !== undefined ? { stdout: m.stdout } : {}), ...(m.code ? { code: m.code } : {}) });
+      done?.(answer(m.err, String(m.stdout ?? '')));
     });
     // A thread that dies fails what it was asked (no answer, asked again later) and is not started again.
     const lost = () => {
@@ -71,10 +77,7 @@ export function runOffThread(cmd: string, args: string[], opts: RunOptions): Pro
   const w = thread();
   if (!w) {
     return new Promise((resolve) => {
-      execFile(cmd, args, { ...opts, encoding: 'utf8' }, (err, stdout) => {
-        const e = err as (NodeJS.ErrnoException & { code?: unknown; killed?: boolean }) | null;
-        resolve(!e || (typeof e.code === 'number' && !e.killed) ? { stdout } : { code: String(e.code ?? 'failed') });
-      });
+      execFile(cmd, args, { ...opts, encoding: 'utf8' }, (err, stdout) => resolve(answer(err, stdout)));
     });
   }
   const id = ++nextId;

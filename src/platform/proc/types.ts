@@ -63,9 +63,9 @@ export interface ProcBackend {
   /**
    * The session token of a pane program that leads its session, for the reaper (`=PID TOKEN`): where ps names a session
    * by something other than its leader's pid (macOS: a kernel pointer), the reaper cannot learn it once the leader is
-   * gone. Undefined where the reaper reads sessions itself (/proc) or the token is the pid.
+   * gone. Absent where the reaper reads sessions itself (/proc): nothing then asks.
    */
-  sessionTokenAsync(pid: number): Promise<string | undefined>;
+  sessionTokenAsync?(pid: number): Promise<string | undefined>;
   /** The process's working directory, or undefined (gone, not ours, or the tool to ask is missing). */
   processCwd(pid: number): string | undefined;
   /** processCwd read fresh, off the thread (what a new pane starts in). */
