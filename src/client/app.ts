@@ -176,8 +176,7 @@ export class ClientApp {
 
   private onAlert(a: { pane: string; state: string; agent?: string; reason: string }): void {
     this.alerts = [...this.alerts.filter((p) => p !== a.pane), a.pane].slice(-20);
-    const who = `${a.agent ?? 'agent'} in ${a.pane}`;
-    const text = a.reason === 'wait-mark' ? `${who} is ${a.state} (prefix j jumps there)` : `${who} is ${a.state}`;
+    const text = `${a.agent ?? 'agent'} in ${a.pane} is ${a.state}${a.reason === 'wait-mark' ? ' (prefix j jumps there)' : ''}`;
     this.notify({ level: a.state === 'blocked' ? 'warning' : 'info', text }, 8000);
     this.io.write(alertBytes(this.cfg.ui.notify, text));
   }
@@ -194,10 +193,11 @@ export class ClientApp {
   // ---- drawing ----
   private layoutSlots(): void {
     if (!this.view) return;
-    const top = areaTop(this.barAtTop);
+    // A pane under 2x2 still has a row inside (innerRect), which may lie past the window area: it never paints the bar.
+    const top = areaTop(this.barAtTop), end = top + Math.min(this.view.area.rows, this.io.size().rows - 1);
     this.painter.setSlots(this.view.window.panes.map((p) => {
-      const inner = innerRect(p.rect);
-      return { id: p.id, inner: { ...inner, y: inner.y + top } };
+      const inner = innerRect(p.rect), y = inner.y + top;
+      return { id: p.id, inner: { ...inner, y, h: Math.max(0, Math.min(inner.h, end - y)) } };
     }));
   }
 
