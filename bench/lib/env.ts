@@ -1,5 +1,5 @@
 // The bench's world: a snapshot of the built castellan, a temp HOME, a clean environment, the options.
-import { cpSync, existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync } from 'node:fs';
+import { cpSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -65,7 +65,10 @@ export function makeRoot(repo: string, tmp: string, snapshot: boolean): string {
   if (!snapshot) return repo;
   const root = join(tmp, 'castellan');
   mkdirSync(root, { recursive: true });
-  for (const d of ['bin', 'dist', 'themes', 'share', 'package.json']) {
+  // What a package ships (package.json "files"), as an install has it. The agents' rule files live in src/detect/rules:
+  // a copy without them identified no agent, and the scale bench's 31-agent badge read generic screens (2.3 s).
+  const files = (JSON.parse(readFileSync(join(repo, 'package.json'), 'utf8')) as { files?: string[] }).files ?? [];
+  for (const d of [...files, 'package.json']) {
     if (existsSync(join(repo, d))) cpSync(join(repo, d), join(root, d), { recursive: true });
   }
   symlinkSync(join(repo, 'node_modules'), join(root, 'node_modules'), 'dir');

@@ -75,6 +75,9 @@ async function measure(b: BenchEnv, sys: 'castellan' | 'tmux', seconds: number, 
       const agents = h.panes.filter((p) => p.agent);
       const target = agents.filter((p) => p.agent === 'claude').at(-1)!.id;
       const others = agents.filter((p) => p.id !== target).map((p) => p.id);
+      // What is measured is Claude's rules at work: a pane castellan did not identify would time its generic reader.
+      const who = await ch.s.api.request<{ identification?: { agent?: string } }>('pane.explain', { pane_id: target });
+      if (who.identification?.agent !== 'claude') throw new Error(`scale: ${target} is not identified as claude (${JSON.stringify(who.identification)})`);
       await sleep(3000);
       const runBoth = async (label: string) => {
         const r = { screen: await badgeLatency(b, ch, target, 'screen', turns), hooks: await badgeLatency(b, ch, target, 'hooks', turns) };
