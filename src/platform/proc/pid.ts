@@ -10,13 +10,7 @@ export function pidExists(pid: number): boolean {
   }
 }
 
-/** Does any process of the group still exist (a signal 0 to the group: no process started)? */
+/** Does any process of the group still exist? pidExists of -pgid: the signal 0 goes to the group (no process started). */
 export function groupExists(pgid: number): boolean {
-  if (!Number.isSafeInteger(pgid) || pgid <= 1) return false;
-  try {
-    process.kill(-pgid, 0);
-    return true;
-  } catch (e) {
-    return (e as NodeJS.ErrnoException).code === 'EPERM';
-  }
+  return Number.isSafeInteger(pgid) && pgid > 1 && pidExists(-pgid);
 }

@@ -175,7 +175,6 @@ function row(pid: number, fresh = false): PsRow | undefined {
   return rowsOf([pid], fresh).get(pid);
 }
 
-
 /**
  * The terminal's foreground group, from the pane's root. A group that has exited since the answer was read (the
  * program a shell ran is gone, the shell has its terminal back) makes it read again: a badge must not outlive its

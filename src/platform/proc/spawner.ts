@@ -51,7 +51,7 @@ function thread(): Worker | undefined {
       const done = waiting.get(m.id);
       waiting.delete(m.id);
       if (!waiting.size) w.unref();
-      done?.(answer(m.err, String(m.stdout ?? '')));
+      done?.(answer(m.err, m.stdout));
     });
     // A thread that dies fails what it was asked (no answer, asked again later) and is not started again.
     const lost = () => {
