@@ -9,7 +9,7 @@
 //   when it is closed) read the whole table, without argv (reading every process's arguments is most of a `ps -A`'s
 //   cost), and then ask `ps -p` for the argv of the few processes that matter.
 // Every question the server asks while panes run has an answer off its thread (the Async forms: the process is
-// started from a worker, spawner.ts): detection identifies with them (detection-loop.ts asks `blocking`), a new pane's
+// started by a helper shell, spawner.ts): detection identifies with them (detection-loop.ts asks `blocking`), a new pane's
 // directory and a snapshot's are read that way, and a listing's directory is the last one read (pty.ts). The
 // synchronous forms still start a process on the caller's thread (the CLI's questions, a stop's last scan).
 // What belongs to a pane: its session, compared by ps's `sess` token (procps prints the session id; macOS a session
@@ -53,7 +53,7 @@ function missing(cmd: string, err: unknown): void {
   else lsofMissing = true;
 }
 
-/** run() off the thread: started from a worker (spawner.ts), so not even the process start waits here. */
+/** run() off the thread: run by the helper shell (spawner.ts), so not even a fork of this process happens here. */
 async function runAsync(cmd: string, args: string[]): Promise<string | undefined> {
   const r = await runOffThread(cmd, args, { env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024 });
   if (r.code) missing(cmd, { code: r.code });
