@@ -65,11 +65,17 @@ test('hostile sizes and hangs: past its output limit or its time a tool is kille
   // The hung tool's own child must die too: it is in the helper's process group.
   const pidFile = join(mkdtempSync(join(tmpdir(), 'cst-spawner-')), 'pid');
   const hung = runOffThread('sh', ['-c', `sleep 30 & echo $! > ${pidFile}; echo started; wait`], { ...opts, timeout: 300 });
-  const queued = runOffThread('echo', ['after the hang'], opts);
+  const queued = runOffThread('sh', ['-c', 'echo after the hang'], opts);
   assert.equal((await hung).stdout, undefined, 'killed at its timeout: no answer');
   assert.deepEqual(await queued, { stdout: 'after the hang\n' }, 'the question behind it goes to a new shell');
   const sleeper = Number(readFileSync(pidFile, 'utf8'));
   await waitFor(() => !pidExists(sleeper), { timeoutMs: 5000, message: `the hung tool's child ${sleeper} is killed` });
+  // Each tool has its own shell: one stuck until its timeout does not hold up another.
+  const stuck = runOffThread('sleep', ['5'], { ...opts, timeout: 1500 });
+  const t0 = performance.now();
+  assert.deepEqual(await runOffThread('echo', ['beside it'], opts), { stdout: 'beside it\n' });
+  assert.ok(performance.now() - t0 < 1000, `another tool answered in ${(performance.now() - t0).toFixed(0)} ms beside a stuck one`);
+  assert.equal((await stuck).stdout, undefined);
   // Arguments the line cannot carry (a tab, a newline, an empty one) still run, started directly.
   assert.deepEqual(await runOffThread('printf', ['%s|', 'a\tb', '', 'c\nd'], opts), { stdout: 'a\tb||c\nd|' });
 });

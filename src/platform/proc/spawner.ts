@@ -1,12 +1,11 @@
-// The processes the portable backend starts (ps, lsof) are started by a small shell of its own, one per server, that
+// The processes the portable backend starts (ps, lsof) are started by a small shell of its own, one per tool, that
 // reads one command a line and runs it. Starting a process from the server costs its main thread even from a worker:
-// on Linux, libuv forks the whole process, and every page the main thread writes afterwards (a scavenge writes the
-// whole young generation) takes a copy-on-write fault. Measured on a 74 MB process writing its pages, with a `true`
-// started every 50 ms: main-thread p99 event-loop delay 1.2 ms with none, 32-35 ms from a worker, 1.8 ms through the
-// shell (whose own forks are of a 1 MB process). A pane's exit report under this backend waited 50-170 ms so, at load 4.
-// macOS's libuv uses posix_spawn, which does not copy; the shell is the same path everywhere, so CI runs what a Mac runs.
+// on Linux, libuv forks the whole process, and every page the main thread writes afterwards takes a copy-on-write
+// fault. Measured on a 74 MB process writing its pages, with a process started every 50 ms: main-thread p99
+// event-loop delay 1.2 ms with none, 32-35 ms started from a worker, 1.8 ms through the shell (whose own forks are of
+// a 1 MB process); the same process not writing its pages read 3.2 ms from a worker. macOS's libuv uses posix_spawn, which does not copy; the shell is the same path everywhere, so CI runs what a Mac runs.
 //
-// The shell runs one command at a time, in the order asked. Each answer ends with a line only this process can write
+// A shell runs one command at a time, in the order asked. Each answer ends with a line only this process can write
 // (a random mark, the question's number, the exit status). A command past its timeout or its output limit kills the
 // shell's process group; the next question starts a new one. The shell ends when its stdin closes (this process gone)
 // or after a minute of nothing to do, and never keeps this process alive.
@@ -54,6 +53,7 @@ const statusCode = (status: number): number | string => (status === 127 ? 'ENOEN
 
 interface Question {
   id: number;
+  cmd: string;
   line: string;
   opts: RunOptions;
   done(r: RunResult): void;
@@ -166,8 +166,11 @@ class Helper {
   }
 }
 
-/** One shell per environment asked with (the portable backend passes one); none where a shell cannot start. */
-const helpers = new Map<NodeJS.ProcessEnv, Helper>();
+/**
+ * One shell per tool (and environment asked with; the portable backend passes one): an `lsof` stuck on a dead mount
+ * until its timeout holds up the next `lsof`, not the `ps` that detection waits on. None where a shell cannot start.
+ */
+const helpers = new Map<NodeJS.ProcessEnv, Map<string, Helper>>();
 let cannotStart = false;
 let nextId = 0;
 
@@ -184,22 +187,24 @@ export function runOffThread(cmd: string, args: string[], opts: RunOptions): Pro
       execFile(cmd, args, { ...opts, encoding: 'utf8' }, (err, stdout) => resolve(answer(err, stdout)));
       return;
     }
-    ask({ id: ++nextId, line: [cmd, ...args].join('\t'), opts, done: resolve });
+    ask({ id: ++nextId, cmd, line: [cmd, ...args].join('\t'), opts, done: resolve });
   });
 }
 
 function ask(q: Question): void {
-  let h = helpers.get(q.opts.env);
+  const mine = helpers.get(q.opts.env) ?? new Map<string, Helper>();
+  helpers.set(q.opts.env, mine);
+  let h = mine.get(q.cmd);
   if (!h) {
     try {
       h = new Helper(q.opts.env, (gone) => {
-        if (helpers.get(q.opts.env) === gone) helpers.delete(q.opts.env);
+        if (mine.get(q.cmd) === gone) mine.delete(q.cmd);
       });
     } catch {
       cannotStart = true;
       return q.done({ code: 'EHELPER' });
     }
-    helpers.set(q.opts.env, h);
+    mine.set(q.cmd, h);
   }
   h.ask(q);
 }
