@@ -102,7 +102,7 @@ export interface SessionApi {
   dispatch(action: AnyAction, opts?: { client?: string }): ReduceResult;
   paneInfo(pane: string): PaneRuntimeInfo | undefined;
   /** What detection sees and decides for a pane, and why the badge shows what it shows. */
-  explainPane(pane: string): Record<string, unknown>;
+  explainPane(pane: string): Promise<Record<string, unknown>>;
   /** Screen detection, for hook reports the screen has already overtaken (pane.report_agent). */
   readonly detection: Pick<DetectionLoop, 'screenOutranks' | 'hookReported'>;
   readPane(pane: string, opts: { lines?: number; ansi?: boolean; source: 'screen' | 'all' }): string[];

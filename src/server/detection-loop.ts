@@ -191,7 +191,7 @@ export class DetectionLoop {
   /**
    * Which agent runs in the pane: process tree first (re-read only when the foreground group changes). Where asking
    * starts a process (ps: the portable backend), it is asked off the thread and detection goes on with the last
-   * identity meanwhile; `wait` (herd explain) asks on the thread.
+   * identity meanwhile; `wait` asks on the thread (identifyNow, where no process starts).
    */
   private identifyPane(id: string, p: PaneDetect, rt: DetectionRuntime, wait = false): void {
     if (this.host.agentOf) {
@@ -260,26 +260,42 @@ export class DetectionLoop {
     }
     p.asking = true;
     p.askedAt = this.clock.now();
-    const live = () => this.panes.get(id) === p;
-    void (async () => {
-      const pgid = await foregroundPgidAsync(pid);
-      const comm = pgid ? await processNameAsync(pgid) : undefined;
-      if (!live() || this.settled(id, p, pgid, comm)) return;
-      const procs = await readPaneProcessesAsync(pid);
-      if (!live()) return;
-      const was = `${p.agent}/${p.generic}`;
-      this.adopt(id, p, pid, pgid, comm, procs);
-      // A new identity reads the screen with its own rules now, as the synchronous path does in the same run.
-      if (`${p.agent}/${p.generic}` !== was) this.paneDirty(id);
-    })()
+    void this.askOffThread(id, p, pid)
       .catch((err: unknown) => this.host.log(`identify ${id}: ${(err as Error)?.stack ?? err}`))
       .finally(() => {
         p.asking = false;
-        if (p.askAgain && live()) {
+        if (p.askAgain && this.panes.get(id) === p) {
           p.askAgain = false;
           this.identifyLater(id, p, pid);
         }
       });
+  }
+
+  /** One identification with the asynchronous questions (no process started on this thread), adopted if the pane is still there. */
+  private async askOffThread(id: string, p: PaneDetect, pid: number): Promise<void> {
+    const live = () => this.panes.get(id) === p;
+    const pgid = await foregroundPgidAsync(pid);
+    const comm = pgid ? await processNameAsync(pgid) : undefined;
+    if (!live() || this.settled(id, p, pgid, comm)) return;
+    const procs = await readPaneProcessesAsync(pid);
+    if (!live()) return;
+    const was = `${p.agent}/${p.generic}`;
+    this.adopt(id, p, pid, pgid, comm, procs);
+    // A new identity reads the screen with its own rules now, as the synchronous path does in the same run.
+    if (`${p.agent}/${p.generic}` !== was) this.paneDirty(id);
+  }
+
+  /**
+   * Identifies the pane now, with no wait of ASK_MS (`herd explain` shows what runs there at the moment it is asked).
+   * Where asking starts a process (ps), it is asked off the thread, so keys and frames do not wait on it.
+   */
+  async identifyNow(id: string): Promise<void> {
+    const rt = this.host.runtime(id);
+    if (!rt || rt.exited) return;
+    const p = this.entry(id);
+    const pid = rt.pty?.pid;
+    if (this.host.agentOf || !pid || !procBlocks()) return this.identifyPane(id, p, rt, true);
+    await this.askOffThread(id, p, pid);
   }
 
   private setAgent(p: PaneDetect, agent: string | undefined, generic = false): void {
@@ -349,12 +365,11 @@ export class DetectionLoop {
     }, Math.max(0, at - this.clock.now()));
   }
 
-  /** What detection sees and decides for a pane (`castellan herd explain`). */
+  /** What detection sees and decides for a pane (`castellan herd explain`; identifyNow first). */
   explain(id: string): { agent?: string; identification?: Identification; reading?: Reading; matches: Match[]; snapshot: { lines: readonly string[]; title: string } } | undefined {
     const rt = this.host.runtime(id);
     if (!rt) return undefined;
     const p = this.entry(id);
-    if (!rt.exited) this.identifyPane(id, p, rt, true);
     const snap = rt.screen.snapshot();
     const signal = p.reader?.peek(snap);
     const matches = signal ? [signal, ...explain(p.detector.rules, snap)] : explain(p.detector.rules, snap);

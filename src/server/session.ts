@@ -323,7 +323,8 @@ export class ServerSession implements SessionApi {
     return { pid: rt.pty?.pid, foreground: rt.exited ? undefined : rt.pty?.foregroundName(), get cwd() { return rt.exited ? undefined : rt.pty?.cwd(); }, get cwdSoon() { return rt.exited ? undefined : rt.pty?.cwdSoon(); }, freshCwd: async () => (rt.exited ? undefined : rt.pty?.cwdFresh()), ...rt.size };
   }
 
-  explainPane(pane: string): Record<string, unknown> {
+  async explainPane(pane: string): Promise<Record<string, unknown>> {
+    await this.detection.identifyNow(pane);
     return explainPane(this.st, this.detection, pane);
   }
 

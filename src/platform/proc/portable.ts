@@ -35,13 +35,14 @@ let table: { at: number; rows: Map<number, PsRow> } | undefined;
 const asked = new Map<number, { at: number; row: PsRow | undefined }>();
 /** Pids asked about lately: pid -> last asked. */
 const interest = new Map<number, number>();
-/** Every ps this process started, by kind (the bench and tests read it). */
-export const psRuns = { table: 0, pids: 0 };
+/** Every ps this process started, by kind, and every ps or lsof started on the asking thread (the bench and tests read it). */
+export const psRuns = { table: 0, pids: 0, onThread: 0 };
 /** Set when ps cannot be run at all: said once by lacks(). */
 let psMissing = false;
 let lsofMissing = false;
 
 function run(cmd: string, args: string[]): string | undefined {
+  psRuns.onThread++;
   const r = spawnSync(cmd, args, { encoding: 'utf8', env: ENV, timeout: TOOL_TIMEOUT_MS, maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] });
   missing(cmd, r.error);
   return r.error ? undefined : r.stdout;
