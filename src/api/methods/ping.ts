@@ -1,5 +1,6 @@
 // ping: is the server alive, which version and protocol does it speak (and, asked, what it holds: a soak's counters).
 import { z } from 'zod';
+import { platformReport } from '../../platform/proc/index.js';
 import { defineMethod } from '../define-method.js';
 import { PROTOCOL_VERSION } from '../protocol.js';
 
@@ -16,8 +17,8 @@ function resources() {
 export default defineMethod({
   name: 'ping',
   description:
-    'Check the server is alive; returns its version, protocol, session name, pid, uptime, and how many clients, event subscribers (waits included) and panes it has. `resources: true` adds what the process holds: memory (bytes), active handles and timers by kind (`process.getActiveResourcesInfo`) and listeners on `process`, the counters a soak test watches for leaks.',
-  params: z.object({ resources: z.boolean().optional() }).strict().optional(),
+    'Check the server is alive; returns its version, protocol, session name, pid, uptime, and how many clients, event subscribers (waits included) and panes it has. `resources: true` adds what the process holds: memory (bytes), active handles and timers by kind (`process.getActiveResourcesInfo`) and listeners on `process`, the counters a soak test watches for leaks. `platform: true` adds how this server reads processes (its backend, whether the environment forced it, and what it lacks on this platform).',
+  params: z.object({ resources: z.boolean().optional(), platform: z.boolean().optional() }).strict().optional(),
   result: z.object({
     pong: z.literal(true),
     version: z.string(),
@@ -32,6 +33,9 @@ export default defineMethod({
     resources: z
       .object({ rss: z.number(), heap_used: z.number(), external: z.number(), handles: z.record(z.string(), z.number()), handles_total: z.number(), process_listeners: z.number() })
       .optional(),
+    platform: z
+      .object({ platform: z.string(), arch: z.string(), backend: z.string(), how: z.string(), forced: z.string().optional(), lacks: z.array(z.string()) })
+      .optional(),
   }),
   handler: ({ session }, p) => ({
     pong: true as const,
@@ -43,5 +47,6 @@ export default defineMethod({
     socket: session.socketPath,
     ...session.stats(),
     ...(p?.resources ? { resources: resources() } : {}),
+    ...(p?.platform ? { platform: platformReport() } : {}),
   }),
 });

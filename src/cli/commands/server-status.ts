@@ -29,14 +29,20 @@ export default defineCommand({
       }
       return EXIT.notRunning;
     }
-    const ping = await api.request<Record<string, unknown>>('ping', {}, { timeoutMs: 5000 });
+    // What the running server reads processes with (its environment may force another backend than this CLI's); a
+    // server older than this question says nothing, and this CLI's own report stands in.
+    const ping = await api
+      .request<Record<string, unknown>>('ping', { platform: true }, { timeoutMs: 5000 })
+      .catch((e: unknown) => ((e as { code?: string }).code === 'invalid_params' ? api.request<Record<string, unknown>>('ping', {}, { timeoutMs: 5000 }) : Promise.reject(e)));
+    const platform = (ping.platform as PlatformReport | undefined) ?? platformReport();
+    delete ping.platform;
     const panes = await api.request<{ panes: unknown[] }>('pane.list', {}, { timeoutMs: 5000 });
     const windows = await api.request<{ windows: unknown[] }>('window.list', {}, { timeoutMs: 5000 });
     api.close();
-    if (values.json) ctx.out(JSON.stringify({ running: true, ...ping, windows: windows.windows.length, panes: panes.panes.length, platform: platformReport() }));
+    if (values.json) ctx.out(JSON.stringify({ running: true, ...ping, windows: windows.windows.length, panes: panes.panes.length, platform }));
     else {
       ctx.out(`castellan: server running (session ${ping.session}, pid ${ping.pid}, version ${ping.version}, ${windows.windows.length} window(s), ${panes.panes.length} pane(s), up ${Math.round(Number(ping.uptime_ms) / 1000)}s) on ${ping.socket}`);
-      for (const l of platformLines(platformReport())) ctx.out(l);
+      for (const l of platformLines(platform)) ctx.out(l);
     }
     return EXIT.ok;
   },
