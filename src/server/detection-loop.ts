@@ -191,16 +191,16 @@ export class DetectionLoop {
   /**
    * Which agent runs in the pane: process tree first (re-read only when the foreground group changes). Where asking
    * starts a process (ps: the portable backend), it is asked off the thread and detection goes on with the last
-   * identity meanwhile; `wait` asks on the thread (identifyNow, where no process starts).
+   * identity meanwhile.
    */
-  private identifyPane(id: string, p: PaneDetect, rt: DetectionRuntime, wait = false): void {
+  private identifyPane(id: string, p: PaneDetect, rt: DetectionRuntime): void {
     if (this.host.agentOf) {
       const fixed = this.host.agentOf(id);
       return this.setAgent(p, fixed === GENERIC_AGENT ? undefined : fixed, fixed === GENERIC_AGENT);
     }
     const pid = rt.pty?.pid;
     if (!pid) return;
-    if (procBlocks() && !wait) return this.identifyLater(id, p, pid);
+    if (procBlocks()) return this.identifyLater(id, p, pid);
     const pgid = foregroundPgid(pid);
     const comm = pgid ? processName(pgid) : undefined;
     if (!this.settled(id, p, pgid, comm)) this.adopt(id, p, pid, pgid, comm, readPaneProcesses(pid));
@@ -294,7 +294,7 @@ export class DetectionLoop {
     if (!rt || rt.exited) return;
     const p = this.entry(id);
     const pid = rt.pty?.pid;
-    if (this.host.agentOf || !pid || !procBlocks()) return this.identifyPane(id, p, rt, true);
+    if (this.host.agentOf || !pid || !procBlocks()) return this.identifyPane(id, p, rt);
     await this.askOffThread(id, p, pid);
   }
 
