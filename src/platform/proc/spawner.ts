@@ -64,7 +64,8 @@ class Helper {
   readonly child: ChildProcess;
   private readonly mark = randomBytes(16).toString('hex');
   private readonly queue: Question[] = [];
-  private current: { q: Question; chunks: Buffer[]; size: number; timer: NodeJS.Timeout } | undefined;
+  /** The question the shell runs now, and its output so far. */
+  private current: { q: Question; out: Buffer; timer: NodeJS.Timeout } | undefined;
   private idle: NodeJS.Timeout | undefined;
   private gone = false;
 
@@ -99,25 +100,22 @@ class Helper {
     if (this.idle) clearTimeout(this.idle);
     this.idle = undefined;
     const timer = setTimeout(() => this.kill('ETIMEDOUT'), q.opts.timeout);
-    this.current = { q, chunks: [], size: 0, timer };
+    this.current = { q, out: Buffer.alloc(0), timer };
     this.child.stdin!.write(`${q.id}\t${q.line}\n`);
   }
 
   private read(d: Buffer): void {
     const c = this.current;
     if (!c) return this.kill('EHELPER'); // output nobody asked for: not ours to trust
-    c.chunks.push(d);
-    c.size += d.length;
-    const all = Buffer.concat(c.chunks);
+    const all = (c.out = c.out.length ? Buffer.concat([c.out, d]) : d);
     const tail = Buffer.from(`\n${this.mark} ${c.q.id} `);
     const at = all.indexOf(tail);
     if (at < 0) {
-      if (c.size > c.q.opts.maxBuffer + tail.length + 8) this.kill('ENOBUFS');
-      else c.chunks = [all];
+      if (all.length > c.q.opts.maxBuffer + tail.length + 8) this.kill('ENOBUFS');
       return;
     }
     const end = all.indexOf(10, at + tail.length);
-    if (end < 0) return void (c.chunks = [all]);
+    if (end < 0) return;
     const status = Number(all.subarray(at + tail.length, end).toString('latin1'));
     if (at > c.q.opts.maxBuffer) return this.kill('ENOBUFS');
     clearTimeout(c.timer);
