@@ -88,3 +88,25 @@ test('once the pane is quiet the ring is encoded and its memory given back; clea
   sb.dispose();
   assert.equal(ringWords(), before, 'dispose gives the ring back');
 });
+
+test('a copied line keeps its underline and combined text after xterm reuses the line and its side tables', async () => {
+  const term = reference(20, 3, 0);
+  const store = new TieredStore(() => 1 << 16);
+  // Curly underline and an underline colour live in xterm's extended-attribute table, é's accent in its combined table.
+  await write(term, '\x1b[4:3mcurly\x1b[4:0m \x1b[58;5;1mcol\x1b[0m e\u0301!');
+  const line = rawLineAt(term.buffer.normal, 0);
+  store.push(line);
+  // Only combined text is copied aside; the extended attributes are folded into the copied cells.
+  const side = (store as unknown as { ring: { side: Array<{ combined?: object; ext?: object } | undefined> } }).ring.side[0];
+  assert.ok(side?.combined && side.ext === undefined, 'combined text copied, no extended table');
+  // xterm writes the same line object again: other text, no styles, one more accent.
+  await write(term, '\x1b[H\x1b[2Kplain a\u0300 text');
+  assert.equal(rawLineAt(term.buffer.normal, 0), line, 'xterm reused the line object');
+  const got = new ArchivedLine(store.line(0)!);
+  assert.equal(got.translateToString(true), 'curly col e\u0301!');
+  const cell = term.buffer.normal.getNullCell();
+  const underlined = [...'curly col e\u0301!'.normalize('NFC')].map((_, x) => (got.getCell(x, cell) ? Boolean(cell.isUnderline()) : false));
+  assert.deepEqual(underlined.slice(0, 5), [true, true, true, true, true], 'the curly underline shows as underline');
+  assert.equal(underlined.slice(5).some(Boolean), false, 'an underline colour alone underlines nothing');
+  term.dispose();
+});
