@@ -109,7 +109,6 @@ export class RawRing implements RawSink {
     v.wrapped = this.wrapped[s] === 1;
     const side = this.sides ? this.side[s] : undefined;
     v.combined = side?.combined;
-    v.ext = side?.ext;
     return v;
   }
 

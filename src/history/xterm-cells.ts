@@ -90,8 +90,11 @@ export interface RawCells {
   ext: Record<number, { underlineStyle?: number } | undefined> | undefined;
 }
 
-/** A copied line's side tables, copied only when the line has entries (xterm reuses its line objects). */
-export type LineSide = Pick<RawCells, 'combined' | 'ext'>;
+/**
+ * A copied line's side table, copied only when a cell uses it (xterm reuses its line objects): combined text only, since
+ * copyRaw folds extended attributes into the copied cells (a copy's `ext` is always undefined).
+ */
+export type LineSide = Pick<RawCells, 'combined'>;
 
 /** Where copyRaw puts a line: room for its words in `d`, then what else it needs to encode the line later. */
 export interface RawSink {
@@ -145,7 +148,7 @@ export function copyRaw(rawLine: unknown, sink: RawSink): boolean {
       d[at + i + 2] = (src[i + 2] & ~HAS_EXTENDED) >>> 0;
     }
   }
-  sink.commit(end, raw.length, raw.isWrapped, combined ? { combined: { ...raw._combined }, ext: undefined } : undefined);
+  sink.commit(end, raw.length, raw.isWrapped, combined ? { combined: { ...raw._combined } } : undefined);
   return true;
 }
 
