@@ -64,8 +64,8 @@ class Helper {
   readonly child: ChildProcess;
   private readonly mark = randomBytes(16).toString('hex');
   private readonly queue: Question[] = [];
-  /** The question the shell runs now, and its output so far. */
-  private current: { q: Question; out: Buffer; timer: NodeJS.Timeout } | undefined;
+  /** The question the shell runs now, its output so far, and the line that ends its answer (up to the status). */
+  private current: { q: Question; out: Buffer; tail: Buffer; timer: NodeJS.Timeout } | undefined;
   private idle: NodeJS.Timeout | undefined;
   private gone = false;
 
@@ -100,7 +100,7 @@ class Helper {
     if (this.idle) clearTimeout(this.idle);
     this.idle = undefined;
     const timer = setTimeout(() => this.kill('ETIMEDOUT'), q.opts.timeout);
-    this.current = { q, out: Buffer.alloc(0), timer };
+    this.current = { q, out: Buffer.alloc(0), tail: Buffer.from(`\n${this.mark} ${q.id} `), timer };
     this.child.stdin!.write(`${q.id}\t${q.line}\n`);
   }
 
@@ -108,7 +108,7 @@ class Helper {
     const c = this.current;
     if (!c) return this.kill('EHELPER'); // output nobody asked for: not ours to trust
     const all = (c.out = c.out.length ? Buffer.concat([c.out, d]) : d);
-    const tail = Buffer.from(`\n${this.mark} ${c.q.id} `);
+    const tail = c.tail;
     const at = all.indexOf(tail);
     if (at < 0) {
       if (all.length > c.q.opts.maxBuffer + tail.length + 8) this.kill('ENOBUFS');
