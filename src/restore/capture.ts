@@ -15,7 +15,7 @@ export interface LivePane {
   readonly lastOutputAt: number;
   readonly size: { cols: number; rows: number };
   readonly screen: HistorySource;
-  readonly pty?: { readonly pid: number; cwd(): string | undefined; cwdFresh?(): Promise<string | undefined>; foregroundPid(): number | undefined };
+  readonly pty?: { readonly pid: number; cwd(): string | undefined; cwdFresh?(maxAgeMs?: number): Promise<string | undefined>; foregroundPid(): number | undefined };
 }
 
 export interface CaptureHost {
@@ -31,6 +31,8 @@ export interface CaptureHost {
 const SHELLS = new Set(['bash', 'sh', 'zsh', 'fish', 'dash', 'ksh', 'tcsh', 'csh', 'nu', 'elvish', 'xonsh', 'pwsh', 'login', 'tsh']);
 export const isShellArgv = (argv: readonly string[]): boolean => argv.length > 0 && SHELLS.has(basename(argv[0]).replace(/^-/, ''));
 
+/** How old a directory a snapshot takes (ms): a snapshot records, it does not open anything there. */
+const SNAPSHOT_CWD_MS = 500;
 const clip = (argv: readonly string[]): string[] => argv.slice(0, LIMITS.argv).map((a) => a.slice(0, LIMITS.arg));
 
 /** Claude keeps a conversation per file in ~/.claude/projects/<cwd with non-alphanumerics as "-">/<id>.jsonl: the newest since the pane began. */
@@ -133,8 +135,9 @@ export class Capture {
     if (def) base.definition = def.slice(0, 128);
     if (rt) Object.assign(base, await this.historyOf(p.id, rt));
     if (!rt || rt.exited || p.exited || !rt.pty) return base;
-    // Off the server's thread where asking starts a process (ps, lsof: the portable backend).
-    base.cwd = ((rt.pty.cwdFresh ? await rt.pty.cwdFresh() : rt.pty.cwd()) ?? p.cwd).slice(0, LIMITS.text);
+    // Off the server's thread where asking starts a process (ps, lsof: the portable backend); a read from the last
+    // half second will do, so one lsof answers every pane of a snapshot.
+    base.cwd = ((rt.pty.cwdFresh ? await rt.pty.cwdFresh(SNAPSHOT_CWD_MS) : rt.pty.cwd()) ?? p.cwd).slice(0, LIMITS.text);
     const root = rt.pty.pid;
     const procs = await readPaneProcessesAsync(root);
     const reported = p.agent.hook?.agent;

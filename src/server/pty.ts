@@ -51,15 +51,15 @@ export interface PtyProcess {
   foregroundName(): string | undefined;
   /** Pid of the terminal's foreground process group leader (src/platform/proc). */
   foregroundPid(): number | undefined;
-  /** Current directory of the foreground process (for splits that open where you are). */
+  /** Current directory of the foreground process, read now (for splits that open where you are). */
   cwd(): string | undefined;
   /**
    * cwd for a listing: where asking starts a process (procBlocks: ps, lsof), the last one read, and a fresh one read
    * off the thread when that is over CWD_SOON_MS old (undefined before any).
    */
   cwdSoon(): string | undefined;
-  /** cwd read off the thread (a split through the API, a snapshot). */
-  cwdFresh(): Promise<string | undefined>;
+  /** cwd off the thread, read now (a split through the API) or at most `maxAgeMs` before (a snapshot). */
+  cwdFresh(maxAgeMs?: number): Promise<string | undefined>;
   readonly exited: boolean;
   /** Ends every process in the pane's session: HUP, then TERM, then KILL (see CLOSE_STEPS). */
   kill(steps?: readonly Step[]): Promise<void>;
@@ -154,6 +154,13 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
   let exited = false;
   /** The last directory read off the thread (procBlocks), and that read while it runs. */
   let lastCwd: { at: number; cwd?: string } = { at: Number.NEGATIVE_INFINITY };
+  /** The directory off the thread; `maxAgeMs` as processCwd's (undefined: a listing's, shared by every pane). */
+  const readCwd = async (maxAgeMs: number | undefined) => {
+    const pid = (await foregroundPgidAsync(p.pid)) ?? p.pid;
+    const cwd = (await processCwdAsync(pid, maxAgeMs)) ?? (pid === p.pid ? undefined : await processCwdAsync(p.pid, maxAgeMs));
+    lastCwd = { at: Date.now(), cwd };
+    return cwd;
+  };
   let reading: Promise<void> | undefined;
   let killing: Promise<void> | undefined;
   let paused = false;
@@ -248,20 +255,16 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
       return foregroundPgid(p.pid);
     },
     cwd() {
+      // Asked now: an answer read before this (the shell may have moved since) will not do.
       const pid = self.foregroundPid() ?? p.pid;
-      return processCwd(pid) ?? (pid === p.pid ? undefined : processCwd(p.pid));
+      return processCwd(pid, 0) ?? (pid === p.pid ? undefined : processCwd(p.pid, 0));
     },
     cwdSoon() {
       if (!procBlocks()) return self.cwd();
-      if (!reading && Date.now() - lastCwd.at > CWD_SOON_MS) reading = self.cwdFresh().then(() => undefined, () => undefined).finally(() => (reading = undefined));
+      if (!reading && Date.now() - lastCwd.at > CWD_SOON_MS) reading = readCwd(undefined).then(() => undefined, () => undefined).finally(() => (reading = undefined));
       return lastCwd.cwd;
     },
-    async cwdFresh() {
-      const pid = (await foregroundPgidAsync(p.pid)) ?? p.pid;
-      const cwd = (await processCwdAsync(pid)) ?? (pid === p.pid ? undefined : await processCwdAsync(p.pid));
-      lastCwd = { at: Date.now(), cwd };
-      return cwd;
-    },
+    cwdFresh: (maxAgeMs = 0) => readCwd(maxAgeMs),
     kill(steps = CLOSE_STEPS) {
       if (exited) return Promise.resolve();
       killing ??= endSessions([p.pid], steps).then(

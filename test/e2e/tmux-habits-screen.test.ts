@@ -23,7 +23,10 @@ test('a split opens in the focused pane\'s directory; [session] new_pane_cwd = "
   const p2 = await h.waitForFrame('p2');
   await h.waitForText(PROMPT_RE, { region: p2.inner });
   h.write('pwd\r');
-  await waitFor(async () => (await readPane(env, 'w1:p2')).includes(realpathSync(deep)), { message: 'the new pane starts in proj/sub dir' });
+  await waitFor(async () => (await readPane(env, 'w1:p2')).includes(realpathSync(deep)), {
+    message: 'the new pane starts in proj/sub dir',
+    observe: async () => ({ pane: await readPane(env, 'w1:p2'), log: env.logTail() }),
+  });
   h.prefix('c');
   await h.waitForText(/ 2:(?:tsh|bash)\*/, { region: BAR });
   const w2 = (await listPanes(env)).find((p) => p.window_id === 'w2')!;

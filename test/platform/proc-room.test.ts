@@ -3,7 +3,7 @@
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
-import { mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -127,6 +127,26 @@ test('both backends on a real tree: the same processes, argv, cwd, ancestry and 
     assert.equal(b.readStat(-1), undefined);
     assert.equal(b.processCwd(-1), undefined);
   }
+});
+
+test('the portable backend: a directory asked for now is read after the question, not the half-second-old answer', { timeout: 30_000 }, async (t) => {
+  const dir = realpathSync(mkdtempSync(join(tmpdir(), 'castellan-cwd-')));
+  t.after(() => rmSync(dir, { recursive: true, force: true }));
+  mkdirSync(join(dir, 'sub'));
+  // A shell that reads commands from a pipe and says when it has run each.
+  const sh = spawn('/bin/sh', [], { cwd: dir, stdio: ['pipe', 'pipe', 'ignore'] });
+  t.after(() => sh.kill('SIGKILL'));
+  let out = '';
+  sh.stdout!.on('data', (d: Buffer) => (out += String(d)));
+  const b = backends.portable;
+  assert.equal(await b.processCwdAsync(sh.pid!), dir, 'first read');
+  sh.stdin!.write('cd sub && echo moved\n');
+  await waitFor(() => out.includes('moved') || undefined, { timeoutMs: 5000, message: 'the shell ran the cd' });
+  // The answer read before the cd may still be given to a listing (half a second); a new pane asks with 0.
+  assert.equal(b.processCwd(sh.pid!, 0), join(dir, 'sub'), 'sync, asked now');
+  sh.stdin!.write('cd .. && echo back\n');
+  await waitFor(() => out.includes('back') || undefined, { timeoutMs: 5000, message: 'the shell went back' });
+  assert.equal(await b.processCwdAsync(sh.pid!, 0), dir, 'async, asked now');
 });
 
 /** A shell's job-control job that ignores HUP and TERM, in its own group, left behind by its shell (killed): an orphan. */

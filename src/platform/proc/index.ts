@@ -45,8 +45,8 @@ export const readStat = (pid: number): ProcStat | undefined => procBackend().rea
 export const processName = (pid: number): string | undefined => procBackend().readStat(pid)?.comm;
 export const processAlive = (pid: number): boolean => procBackend().processAlive(pid);
 export const childAlive = (pid: number): boolean => procBackend().childAlive(pid);
-export const processCwd = (pid: number): string | undefined => procBackend().processCwd(pid);
-export const processCwdAsync = (pid: number): Promise<string | undefined> => procBackend().processCwdAsync(pid);
+export const processCwd = (pid: number, maxAgeMs?: number): string | undefined => procBackend().processCwd(pid, maxAgeMs);
+export const processCwdAsync = (pid: number, maxAgeMs?: number): Promise<string | undefined> => procBackend().processCwdAsync(pid, maxAgeMs);
 /** Whether the backend's answers start processes: the server's thread then asks the Async forms (types.ts). */
 export const procBlocks = (): boolean => procBackend().blocking;
 export const foregroundPgidAsync = (rootPid: number): Promise<number | undefined> => procBackend().foregroundPgidAsync(rootPid);

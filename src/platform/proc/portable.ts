@@ -352,16 +352,19 @@ async function sessionTokenAsync(pid: number): Promise<string | undefined> {
   return r.sess;
 }
 
-/** How long a working directory read with lsof answers (ms): `pane list` and every hook call's pane lookup ask for it. */
+/**
+ * How long a working directory read with lsof answers by default (ms): `pane list` and every hook call's pane lookup ask
+ * for it. A new pane asks with 0: only a read begun after it asked will do.
+ */
 const CWD_MS = 500;
+/** pid -> the answer, stamped with when its lsof was asked (an answer is as old as its question, not its arrival). */
 const cwds = new Map<number, { at: number; cwd: string | undefined }>();
 
 /** Pids whose working directory was asked lately: pid -> last asked (one lsof answers every pane of a `pane list`). */
 const cwdInterest = new Map<number, number>();
 
 /** The pids one lsof asks about: `pid` and every other asked about lately (lsof starts slowly, over 100 ms on Linux). */
-function cwdList(pid: number): number[] {
-  const now = Date.now();
+function cwdList(pid: number, now: number): number[] {
   cwdInterest.set(pid, now);
   const list = [pid];
   for (const [other, at] of cwdInterest) {
@@ -372,38 +375,42 @@ function cwdList(pid: number): number[] {
   return list;
 }
 
-function keepCwds(list: number[], out: string | undefined): Map<number, string> {
+function keepCwds(list: number[], askedAt: number, out: string | undefined): Map<number, string> {
   const found = out === undefined ? new Map<number, string>() : parseLsofCwds(out);
   if (cwds.size > 1024) cwds.clear();
-  const at = Date.now();
-  for (const p of list) cwds.set(p, { at, cwd: found.get(p) });
+  for (const p of list) if ((cwds.get(p)?.at ?? -Infinity) <= askedAt) cwds.set(p, { at: askedAt, cwd: found.get(p) });
   return found;
 }
 
-function processCwd(pid: number): string | undefined {
+const lsofCwdArgs = (list: number[]) => ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn'];
+
+function processCwd(pid: number, maxAgeMs = CWD_MS): string | undefined {
   if (!Number.isSafeInteger(pid) || pid <= 0) return undefined;
+  const now = Date.now();
   const hit = cwds.get(pid);
-  if (hit && Date.now() - hit.at <= CWD_MS) return hit.cwd;
-  const list = cwdList(pid);
-  return keepCwds(list, run('lsof', ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn'])).get(pid);
+  if (hit && now - hit.at <= maxAgeMs) return hit.cwd;
+  const list = cwdList(pid, now);
+  return keepCwds(list, now, run('lsof', lsofCwdArgs(list))).get(pid);
 }
 
-/** lsof runs off the thread, one per pid at a time (a question asked while it runs waits for it). */
-const cwdReads = new Map<number, Promise<string | undefined>>();
+/** lsof runs off the thread, one per pid at a time (a question asked while it runs waits for it if it is new enough). */
+const cwdReads = new Map<number, { at: number; read: Promise<string | undefined> }>();
 
-/** A working directory at most CWD_MS old, read off the thread: what a new pane starts in. */
-function processCwdAsync(pid: number): Promise<string | undefined> {
+/** A working directory at most `maxAgeMs` old, read off the thread (0, what a new pane asks: read after this call). */
+function processCwdAsync(pid: number, maxAgeMs = CWD_MS): Promise<string | undefined> {
   if (!Number.isSafeInteger(pid) || pid <= 0) return Promise.resolve(undefined);
+  const now = Date.now();
   const hit = cwds.get(pid);
-  if (hit && Date.now() - hit.at <= CWD_MS) return Promise.resolve(hit.cwd);
+  if (hit && now - hit.at <= maxAgeMs) return Promise.resolve(hit.cwd);
   const running = cwdReads.get(pid);
-  if (running) return running;
-  const list = cwdList(pid);
-  const read = runAsync('lsof', ['-w', '-a', '-p', list.join(','), '-d', 'cwd', '-Fn']).then((out) => keepCwds(list, out).get(pid));
+  if (running && now - running.at <= maxAgeMs) return running.read;
+  const list = cwdList(pid, now);
+  const read = runAsync('lsof', lsofCwdArgs(list)).then((out) => keepCwds(list, now, out).get(pid));
   // keepCwds has stored every pid of the list by the time `read` settles: each one's answer is its entry.
-  for (const p of list) if (!cwdReads.has(p)) cwdReads.set(p, read.then(() => cwds.get(p)?.cwd));
+  const mine = new Map(list.map((p) => [p, { at: now, read: p === pid ? read : read.then(() => cwds.get(p)?.cwd) }]));
+  for (const [p, r] of mine) if ((cwdReads.get(p)?.at ?? -Infinity) <= now) cwdReads.set(p, r);
   void read.finally(() => {
-    for (const p of list) cwdReads.delete(p);
+    for (const [p, r] of mine) if (cwdReads.get(p) === r) cwdReads.delete(p);
   });
   return read;
 }

@@ -66,10 +66,14 @@ export interface ProcBackend {
    * gone. Absent where the reaper reads sessions itself (/proc): nothing then asks.
    */
   sessionTokenAsync?(pid: number): Promise<string | undefined>;
-  /** The process's working directory, or undefined (gone, not ours, or the tool to ask is missing). */
-  processCwd(pid: number): string | undefined;
-  /** processCwd read fresh, off the thread (what a new pane starts in). */
-  processCwdAsync(pid: number): Promise<string | undefined>;
+  /**
+   * The process's working directory, or undefined (gone, not ours, or the tool to ask is missing). Where a read costs a
+   * process start (lsof), an answer asked for at most `maxAgeMs` before is given again; 0 (what a new pane asks) reads
+   * after this call. Absent: the backend's own measure (half a second for lsof).
+   */
+  processCwd(pid: number, maxAgeMs?: number): string | undefined;
+  /** processCwd off the thread. */
+  processCwdAsync(pid: number, maxAgeMs?: number): Promise<string | undefined>;
   /** Is this descriptor's file description non-blocking? false when the backend cannot tell. */
   fdNonBlocking(fd: number): boolean;
   /** A second, non-blocking descriptor of the FIFO on stdin, or undefined where there is no way to open one. */
