@@ -1,34 +1,54 @@
 // E2E (real bin, no tty): what a tmux user types first — --help after any command, tmux's spellings, one-string commands, the LICENSE.
 import { test } from 'node:test';
 import assert from 'node:assert/strict';
-import { readFileSync } from 'node:fs';
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { pathToFileURL } from 'node:url';
+import { runCli } from '../../src/cli/run.js';
 import { COMMAND_ROWS } from '../../src/cli/table.js';
+import { TMUX_ROWS } from '../../src/cli/tmux-rows.js';
+import { nodeChildJson } from '../support/node-child.js';
 import { REPO, tempEnvFor } from '../support/temp-env.js';
 import { readPane } from '../support/term-harness.js';
 import { waitFor } from '../support/wait-for.js';
 
 test('--help and -h after every command print its usage and exit 0 (no "Unknown option")', async (t) => {
-  const env = tempEnvFor(t);
-  const names = COMMAND_ROWS.map((r) => r.name);
-  // Four at a time: the machine is shared.
-  for (let i = 0; i < names.length; i += 4) {
-    await Promise.all(
-      names.slice(i, i + 4).map(async (name, k) => {
-        // popup takes -h as tmux's display-popup does (its height): only --help asks it for help.
-        const flag = (i + k) % 2 && name !== 'popup' ? '-h' : '--help';
-        const r = await env.cli([...name.split(' '), flag]);
-        assert.equal(r.code, 0, `castellan ${name} ${flag}: ${r.stderr}`);
-        assert.match(r.stdout, /^usage: /, `castellan ${name} ${flag} prints its usage`);
-        assert.doesNotMatch(r.stderr, /Unknown option/);
-      }),
-    );
+  // Every command in process (the CLI's own code, one Node start for all 84), then the real bin for the parts a process
+  // adds: the shim, the fast CommonJS entry, and every lazily loaded command module of the bundle.
+  for (const [i, name] of COMMAND_ROWS.map((r) => r.name).entries()) {
+    // popup takes -h as tmux's display-popup does (its height): only --help asks it for help.
+    const flag = i % 2 && name !== 'popup' ? '-h' : '--help';
+    const r = await cliInProcess([...name.split(' '), flag]);
+    assert.equal(r.code, 0, `castellan ${name} ${flag}: ${r.stderr}`);
+    assert.match(r.stdout, /^usage: /, `castellan ${name} ${flag} prints its usage`);
+    assert.doesNotMatch(r.stderr, /Unknown option/);
   }
+  const env = tempEnvFor(t);
   const split = await env.cli(['pane', 'split', '--direction', 'down', '--help']);
   assert.equal(split.code, 0);
   assert.match(split.stdout, /usage: castellan pane split/);
   assert.match(split.stdout, /sh -c/, 'the help says how a one-string command runs');
+  const lazy = await env.cli(['worktree', 'prune', '-h']);
+  assert.equal(lazy.code, 0, lazy.stderr);
+  assert.match(lazy.stdout, /^usage: castellan worktree prune/, 'a command the fast entry does not carry, from its own module');
+  const bundle = join(REPO, 'dist', 'bundle');
+  if (!existsSync(bundle)) return t.diagnostic('dist/bundle not built (no esbuild): the lazy command modules are tsc\'s');
+  const entries = readdirSync(bundle).filter((f) => /^lazy-cli-commands-.*\.js$/.test(f));
+  assert.ok(entries.length > 30, `the bundle's command modules: ${entries.length}`);
+  const loaded = await nodeChildJson<Array<[string, string]>>(
+    `const out = []; for (const f of ${JSON.stringify(entries)}) { const m = await import(${JSON.stringify(pathToFileURL(bundle).href)} + '/' + f); const def = typeof m.tmuxAlias === 'function' ? m.tmuxAlias(${JSON.stringify(TMUX_ROWS[0].name)}) : m.default; out.push([f, typeof def?.run === 'function' ? def.usage : 'no command']); } console.log(JSON.stringify(out));`,
+    { HOME: env.home },
+  );
+  for (const [f, usage] of loaded) assert.match(usage, /^castellan /, `${f} is a command with its usage`);
 });
+
+/** runCli with its output kept (the CLI in this process). */
+async function cliInProcess(argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, { stdout: { write: (s: string) => (stdout += s) }, stderr: { write: (s: string) => (stderr += s) } });
+  return { code, stdout, stderr };
+}
 
 test("tmux's spellings: ls, new -d -s NAME, a -h, help ls, kill-session -t NAME, kill-server", async (t) => {
   const env = tempEnvFor(t);
