@@ -448,7 +448,7 @@ export const portableBackend: ProcBackend = {
     ...(lsofMissing ? ['`lsof` could not be run: new panes and restores start in the pane\'s first directory, not where its shell has moved'] : []),
     'sessions are read as ps\'s `sess` token (on macOS a session pointer, read from each pane\'s shell while it runs and told to the crash reaper): a pane whose program died within 300 ms of starting is ended by its process group and descendants only',
     'argv is read from `ps`, joined with spaces: an argument holding a space reads as two (identification by a path with spaces may miss)',
-    'a working directory costs an `lsof` start (tens of ms, off the server\'s thread), not a read: a new pane and a snapshot read it fresh, a listing shows the last one read (half a second old or more; the pane\'s first directory before any)',
+    'a working directory costs an `lsof` start (tens of ms), not a read: a split or new window from a key reads it then, on the server\'s thread; the API\'s split reads it then off the thread; a snapshot takes one at most half a second old, a listing the last one read (half a second old or more; the pane\'s first directory before any)',
     'the hook bridge reads its payload through a stream (one event-loop turn, a few ms more per tool call)',
   ],
 };
