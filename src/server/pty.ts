@@ -154,13 +154,6 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
   let exited = false;
   /** The last directory read off the thread (procBlocks), and that read while it runs. */
   let lastCwd: { at: number; cwd?: string } = { at: Number.NEGATIVE_INFINITY };
-  /** The directory off the thread; `maxAgeMs` as processCwd's (undefined: a listing's, shared by every pane). */
-  const readCwd = async (maxAgeMs: number | undefined) => {
-    const pid = (await foregroundPgidAsync(p.pid)) ?? p.pid;
-    const cwd = (await processCwdAsync(pid, maxAgeMs)) ?? (pid === p.pid ? undefined : await processCwdAsync(p.pid, maxAgeMs));
-    lastCwd = { at: Date.now(), cwd };
-    return cwd;
-  };
   let reading: Promise<void> | undefined;
   let killing: Promise<void> | undefined;
   let paused = false;
@@ -261,10 +254,16 @@ export function spawnPty(o: SpawnOpts): PtyProcess {
     },
     cwdSoon() {
       if (!procBlocks()) return self.cwd();
-      if (!reading && Date.now() - lastCwd.at > CWD_SOON_MS) reading = readCwd(undefined).then(() => undefined, () => undefined).finally(() => (reading = undefined));
+      // An answer another pane's listing read lately will do: one lsof answers every pane of a `pane list`.
+      if (!reading && Date.now() - lastCwd.at > CWD_SOON_MS) reading = self.cwdFresh(CWD_SOON_MS).then(() => undefined, () => undefined).finally(() => (reading = undefined));
       return lastCwd.cwd;
     },
-    cwdFresh: (maxAgeMs = 0) => readCwd(maxAgeMs),
+    async cwdFresh(maxAgeMs = 0) {
+      const pid = (await foregroundPgidAsync(p.pid)) ?? p.pid;
+      const cwd = (await processCwdAsync(pid, maxAgeMs)) ?? (pid === p.pid ? undefined : await processCwdAsync(p.pid, maxAgeMs));
+      lastCwd = { at: Date.now(), cwd };
+      return cwd;
+    },
     kill(steps = CLOSE_STEPS) {
       if (exited) return Promise.resolve();
       killing ??= endSessions([p.pid], steps).then(
