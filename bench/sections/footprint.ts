@@ -117,9 +117,12 @@ export async function footprint(b: BenchEnv): Promise<SectionResult> {
   const S = 'footprint';
   const rows: Row[] = [
     { section: S, metric: 'idle bare node (floor), RSS', unit: 'MB', castellan: MB(floor.rssKiB), digits: 1 },
-    { section: S, metric: 'server RSS, 1 idle pane (incl. reaper)', unit: 'MB', castellan: MB(cServer.rssKiB), tmux: MB(tServer.rssKiB), digits: 1, target: '< 40', pass: MB(cServer.rssKiB) < 40 },
+    // Issue 34 retired the old "< 40 MB" target (a bare node is ~39 MB here): the server is judged by what it adds
+    // over a bare Node in the same run (the next row) and by its USS.
+    { section: S, metric: 'server RSS, 1 idle pane (incl. reaper)', unit: 'MB', castellan: MB(cServer.rssKiB), tmux: MB(tServer.rssKiB), digits: 1 },
+    { section: S, metric: 'server RSS above the idle bare node, 1 idle pane (incl. reaper)', unit: 'MB', castellan: MB(cServer.rssKiB - floor.rssKiB), tmux: MB(tServer.rssKiB), digits: 1 },
     { section: S, metric: 'server RSS, 1 idle pane, at rest (15 s after start; incl. reaper)', unit: 'MB', castellan: MB(cServerRest.rssKiB), tmux: MB(tServer.rssKiB), digits: 1 },
-    // Why "< 40" is out of a Node server's reach: the file pages it maps (node binary, libraries) are ~45 MB of its RSS
+    // Why "< 40" was out of a Node server's reach: the file pages it maps (node binary, libraries) are ~45 MB of its RSS
     // on their own (a bare node's ~34); only the rest (anonymous: V8's heap, malloc) is castellan's to cut.
     { section: S, metric: 'idle bare node (floor), RSS from files (node binary, libs)', unit: 'MB', castellan: MB(floor.fileKiB), digits: 1 },
     { section: S, metric: 'server RSS from files (node binary, libs; incl. reaper)', unit: 'MB', castellan: MB(cServer.fileKiB), tmux: MB(tServer.fileKiB), digits: 1 },
