@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { SnapshotWriter } from '../../src/restore/writer.js';
 import type { Capture } from '../../src/restore/capture.js';
+import { waitFor } from '../support/wait-for.js';
 
 const GAP = 300;
 const MAX = 2000;
@@ -27,8 +28,7 @@ async function scenario(outputMs: number): Promise<{ takes: number[]; outputEnde
       await new Promise((r) => setTimeout(r, 10));
     }
     const outputEnded = Date.now() - t0;
-    const deadline = Date.now() + 5000;
-    while (takes.length === 0 && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+    await waitFor(() => takes.length > 0, { timeoutMs: 5000, intervalMs: 10, message: 'the structural write was taken' });
     await w.idle();
     return { takes, outputEnded };
   } finally {

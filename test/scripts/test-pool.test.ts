@@ -5,7 +5,7 @@ import assert from 'node:assert/strict';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { spawn } from 'node:child_process';
+import { runNode } from '../support/temp-env.js';
 
 const pool = new URL('../../scripts/test-pool.mjs', import.meta.url).pathname;
 
@@ -18,26 +18,15 @@ function fixtures(files: Record<string, string>): { dir: string; paths: string[]
   return { dir, paths };
 }
 
-function runPool(cfg: Record<string, unknown>, deadlineMs = 60_000): Promise<{ code: number | null; out: string; ms: number }> {
+async function runPool(cfg: Record<string, unknown>, deadlineMs = 60_000): Promise<{ code: number | null; out: string; ms: number }> {
   const t0 = Date.now();
-  return new Promise((resolve, reject) => {
-    // Without NODE_TEST_CONTEXT: this test runs inside Node's runner, which marks its children with it, and a pool that
-    // inherited it would report to this runner instead of printing.
-    const env = { ...process.env };
-    delete env.NODE_TEST_CONTEXT;
-    const child = spawn(process.execPath, [pool, JSON.stringify({ base: 2, extra: 0, timeoutMs: 30_000, ...cfg })], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    child.stdout.on('data', (d) => (out += d));
-    child.stderr.on('data', (d) => (out += d));
-    const timer = setTimeout(() => {
-      child.kill('SIGKILL');
-      reject(new Error(`the pool did not end in ${deadlineMs} ms:\n${out}`));
-    }, deadlineMs);
-    child.on('exit', (code) => {
-      clearTimeout(timer);
-      resolve({ code, out, ms: Date.now() - t0 });
-    });
-  });
+  // Without NODE_TEST_CONTEXT: this test runs inside Node's runner, which marks its children with it, and a pool that
+  // inherited it would report to this runner instead of printing.
+  const env = Object.fromEntries(Object.entries(process.env).filter(([k, v]) => k !== 'NODE_TEST_CONTEXT' && v !== undefined)) as Record<string, string>;
+  const r = await runNode([pool, JSON.stringify({ base: 2, extra: 0, timeoutMs: 30_000, ...cfg })], { env, cwd: process.cwd(), timeoutMs: deadlineMs });
+  const out = r.stdout + r.stderr;
+  if (r.timedOut) throw new Error(`the pool did not end in ${deadlineMs} ms:\n${out}`);
+  return { code: r.code, out, ms: Date.now() - t0 };
 }
 
 /** A file that notes when it started and ended (ms since the epoch) in `log`, holding its slot `holdMs`. */
