@@ -14,6 +14,8 @@
 // running at once never interleave their lines; the summary at the end counts every file.
 // Input: one JSON argument { entries: [path], base, extra, timeoutMs, namePatterns: [string], record: bool,
 // names: {path: label} } (and, for its own test, fillIdle, windowMs, settleMs).
+// CASTELLAN_TEST_POOL_TRACE=FILE appends a line per start and end (ms since the pool began, files running, the idle
+// share, the file): how the slots were used, beside a CPU sample of the machine (docs/testing.md's figures).
 import { run } from 'node:test';
 import { spec } from 'node:test/reporters';
 import { cpus } from 'node:os';
